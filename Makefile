@@ -1,0 +1,43 @@
+# tablemate: every entry point sets itself up (a .venv with pinned versions).
+SHELL   := /bin/bash
+PY      := .venv/bin/python
+MPY     := .venv/bin/micropython
+# A Pico-like heap budget for the MicroPython half of the tests (an RP2040 build has ~190 KB free).
+MPY_HEAP ?= 192k
+STAMP   := .venv/.installed
+
+.PHONY: all run test lint pytest mpytest mpycross bench flash clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	.venv/bin/tablemate sim
+
+test: $(STAMP)
+	@set -eo pipefail; \
+	echo "== ruff"; .venv/bin/ruff check . ; \
+	echo "== mpy-cross (every device file)"; $(PY) -m host.device_files --compile-check; \
+	echo "== pytest (CPython)"; $(PY) -m pytest -q -p no:cacheprovider | tee .venv/pytest.log; \
+	echo "== same tests under micropython -X heapsize=$(MPY_HEAP)"; \
+	$(MPY) -X heapsize=$(MPY_HEAP) tests/mpy_runner.py | tee .venv/mpytest.log; \
+	echo "== summary"; \
+	echo "cpython:     $$(tail -n 1 .venv/pytest.log)"; \
+	tail -n 1 .venv/mpytest.log
+
+lint: $(STAMP)
+	.venv/bin/ruff check .
+
+bench: $(STAMP)
+	$(PY) -m host.bench
+
+flash: $(STAMP)
+	.venv/bin/tablemate flash $(if $(PORT),--port $(PORT))
+
+clean:
+	rm -rf .venv build *.egg-info .pytest_cache .ruff_cache

