@@ -1,0 +1,171 @@
+"""Anomia buzzer scorekeeper: the winning-pile counts the box keeps while the cards are physical.
+
+The box cannot see the cards, so this engine knows only what the buzzers and the
+players tell it: who won each face-off (and whose top card they took), ties and
+their tie-breakers, undo and the end of the game. Same API as every engine.
+
+Actions (JSON-safe lists):
+  ["win", winner, loser]  winner takes loser's top card: winner's pile +1.
+                          loser is -1 when unknown (only one player buzzed).
+  ["tie", a, b]           a and b tied; the next face-off is a tie-breaker
+                          between exactly a and b.
+  ["undo"]                reverts the last win or tie (scores and tie-breaker).
+  ["end"]                 ends the game.
+"""
+
+from engine.core import BadState, IllegalAction, digest_of
+from engine.rng import Rng
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+NOBODY = -1
+HISTORY_LIMIT = 64  # undo depth; bounded so a long game keeps a bounded state
+
+
+class AnomiaScore:
+    def __init__(self, players, rng):
+        self.players = players
+        self.rng = rng  # unused by the rules; kept so every engine saves a PRNG state
+        self.piles = [0] * players
+        self.tiebreak = None  # [a, b] while a tie-breaker is pending
+        self.history = []  # stack of applied actions that undo can revert
+        self.faceoffs = 0
+        self.over = False
+
+    # -- common API --------------------------------------------------------
+    def current_player(self):
+        # Face-offs are simultaneous races: no single player is to move.
+        return NOBODY
+
+    def legal_actions(self):
+        if self.over:
+            return []
+        acts = []
+        if self.tiebreak:
+            a, b = self.tiebreak
+            acts.append(["win", a, b])
+            acts.append(["win", b, a])
+        else:
+            for w in range(self.players):
+                acts.append(["win", w, NOBODY])
+                for lo in range(self.players):
+                    if lo != w:
+                        acts.append(["win", w, lo])
+            for a in range(self.players):
+                for b in range(a + 1, self.players):
+                    acts.append(["tie", a, b])
+        if self.history:
+            acts.append(["undo"])
+        acts.append(["end"])
+        return acts
+
+    def apply(self, action):
+        self._check(action)
+        op = action[0]
+        if op == "win":
+            self.piles[action[1]] += 1
+            self.faceoffs += 1
+            self._push(["win", action[1], action[2], self.tiebreak])
+            self.tiebreak = None
+        elif op == "tie":
+            self._push(["tie", action[1], action[2], None])
+            self.tiebreak = [action[1], action[2]]
+        elif op == "undo":
+            last = self.history.pop()
+            if last[0] == "win":
+                self.piles[last[1]] -= 1
+                self.faceoffs -= 1
+                self.tiebreak = last[3]
+            else:
+                self.tiebreak = None
+        else:
+            self.over = True
+
+    def _push(self, entry):
+        self.history.append(entry)
+        if len(self.history) > HISTORY_LIMIT:
+            self.history.pop(0)
+
+    def _check(self, action):
+        if self.over:
+            raise IllegalAction("the game is over")
+        if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
+            raise IllegalAction("an action is a list starting with its name, got %r" % (action,))
+        op = action[0]
+        if op in ("undo", "end"):
+            if len(action) != 1:
+                raise IllegalAction("%s takes no arguments" % op)
+            if op == "undo" and not self.history:
+                raise IllegalAction("nothing to undo")
+            return
+        if op not in ("win", "tie") or len(action) != 3:
+            raise IllegalAction("unknown action %r" % (action,))
+        a, b = action[1], action[2]
+        for p in (a, b):
+            if not isinstance(p, int) or isinstance(p, bool) or p < NOBODY or p >= self.players:
+                raise IllegalAction("no player %r in a %d-player game" % (p, self.players))
+        if a == NOBODY or a == b:
+            raise IllegalAction("a face-off needs two different players")
+        if op == "tie":
+            if b == NOBODY:
+                raise IllegalAction("a tie needs two players")
+            if self.tiebreak:
+                raise IllegalAction("a tie-breaker between P%d and P%d is pending" % (
+                    self.tiebreak[0] + 1, self.tiebreak[1] + 1))
+        elif self.tiebreak and sorted([a, b]) != sorted(self.tiebreak):
+            raise IllegalAction("only P%d and P%d may win the pending tie-breaker" % (
+                self.tiebreak[0] + 1, self.tiebreak[1] + 1))
+
+    def is_over(self):
+        return self.over
+
+    def scores(self):
+        return list(self.piles)
+
+    def winners(self):
+        best = max(self.piles)
+        return [p for p in range(self.players) if self.piles[p] == best]
+
+    def to_dict(self):
+        return {
+            "game": "anomia_score",
+            "players": self.players,
+            "rng": self.rng.state(),
+            "piles": list(self.piles),
+            "tiebreak": list(self.tiebreak) if self.tiebreak else None,
+            "history": [list(h[:3]) + [list(h[3]) if h[3] else None] for h in self.history],
+            "faceoffs": self.faceoffs,
+            "over": self.over,
+        }
+
+    def digest(self):
+        return digest_of(self.to_dict())
+
+
+def new_game(seed, players, **options):
+    if options:
+        raise ValueError("anomia_score takes no options, got %s" % ", ".join(sorted(options)))
+    if not isinstance(players, int) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise ValueError("anomia_score needs %d-%d players" % (MIN_PLAYERS, MAX_PLAYERS))
+    return AnomiaScore(players, Rng(seed))
+
+
+def from_dict(d):
+    try:
+        if d["game"] != "anomia_score":
+            raise BadState("not an anomia_score state")
+        s = AnomiaScore(d["players"], Rng(state=d["rng"]))
+        piles = [int(x) for x in d["piles"]]
+        if len(piles) != s.players or min(piles) < 0:
+            raise BadState("piles do not match the players")
+        s.piles = piles
+        tb = d["tiebreak"]
+        s.tiebreak = [int(tb[0]), int(tb[1])] if tb else None
+        s.history = [[h[0], h[1], h[2], list(h[3]) if h[3] else None] for h in d["history"]]
+        s.faceoffs = int(d["faceoffs"])
+        s.over = bool(d["over"])
+    except BadState:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise BadState("bad anomia_score state: %r" % (e,))
+    return s

@@ -1,0 +1,87 @@
+"""The buzzer scorekeeper engine: wins, ties and tie-breakers, undo, end, round trips."""
+
+import json
+
+from engine import anomia_score
+from engine.core import BadState, IllegalAction
+from engine.rng import Rng
+from tests.shared.compat import raises
+
+
+def test_win_adds_to_winner_pile_only():
+    g = anomia_score.new_game(1, 4)
+    g.apply(["win", 2, 0])
+    g.apply(["win", 2, -1])
+    g.apply(["win", 1, 2])
+    assert g.scores() == [0, 1, 2, 0]
+    assert g.winners() == [2]
+
+
+def test_tie_restricts_next_win_to_the_tied_pair():
+    g = anomia_score.new_game(1, 5)
+    g.apply(["tie", 1, 3])
+    before = g.digest()
+    e = raises(IllegalAction, g.apply, ["win", 0, 1])
+    assert "tie-breaker" in str(e)
+    raises(IllegalAction, g.apply, ["tie", 1, 3])
+    assert g.digest() == before
+    assert sorted(a for a in g.legal_actions() if a[0] == "win") == [["win", 1, 3], ["win", 3, 1]]
+    g.apply(["win", 3, 1])
+    assert g.scores() == [0, 0, 0, 1, 0]
+    g.apply(["win", 0, 4])  # free again after the tie-breaker
+
+
+def test_undo_reverts_win_and_restores_pending_tiebreak():
+    g = anomia_score.new_game(1, 3)
+    g.apply(["tie", 0, 2])
+    g.apply(["win", 0, 2])
+    g.apply(["undo"])
+    assert g.scores() == [0, 0, 0]
+    assert g.tiebreak == [0, 2]
+    g.apply(["undo"])
+    assert g.tiebreak is None
+    raises(IllegalAction, g.apply, ["undo"])
+
+
+def test_end_and_shared_winners():
+    g = anomia_score.new_game(1, 3)
+    g.apply(["win", 0, 1])
+    g.apply(["win", 1, 0])
+    g.apply(["end"])
+    assert g.is_over()
+    assert g.winners() == [0, 1]
+    assert g.legal_actions() == []
+    raises(IllegalAction, g.apply, ["win", 0, 1])
+
+
+def test_bad_actions_rejected_state_unchanged():
+    g = anomia_score.new_game(1, 4)
+    d = g.digest()
+    for bad in (None, [], ["win"], ["win", 4, 0], ["win", 1, 1], ["win", -1, 2], ["tie", 0, -1],
+                ["win", True, 0], ["fly", 1, 2], ["end", 1], "win", ["undo"]):
+        raises(IllegalAction, g.apply, bad)
+    assert g.digest() == d
+
+
+def test_bad_setup_rejected():
+    raises(ValueError, anomia_score.new_game, 1, 2)
+    raises(ValueError, anomia_score.new_game, 1, 9)
+    raises(ValueError, anomia_score.new_game, 1, 4, colour="red")
+    raises(BadState, anomia_score.from_dict, {"game": "chess"})
+    raises(BadState, anomia_score.from_dict, {"game": "anomia_score", "players": 3})
+
+
+def test_random_play_round_trips_through_json():
+    for seed in range(20):
+        r = Rng(seed)
+        g = anomia_score.new_game(seed, 3 + seed % 6)
+        steps = 0
+        while not g.is_over():
+            acts = g.legal_actions()
+            a = acts[r.below(len(acts))]
+            g.apply(json.loads(json.dumps(a)))
+            copy = anomia_score.from_dict(json.loads(json.dumps(g.to_dict())))
+            assert copy.digest() == g.digest()
+            assert sum(g.scores()) == g.faceoffs
+            steps += 1
+            assert steps < 2000
