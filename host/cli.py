@@ -67,4 +67,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run through the package so subcommands and this module share one CliError class.
+    from host.cli import main as package_main
+
+    sys.exit(package_main())

@@ -1,0 +1,535 @@
+"""The firmware app: the board, its storage, the serial link and the mode menu, as asyncio tasks.
+
+Tasks: serial link (firmware.link.serve), input (EdgeRing -> Debouncer -> menu or mode),
+LEDs, display and sound; on the sim board also the world channel (firmware/world.py).
+
+Which board: $TABLEMATE_BOARD (the sim launcher sets it), else {"board": NAME} in
+config.json at the device root, else "pico". Data lives under data/ relative to the
+device root (the current directory: "/" on the Pico, the mounted image on the sim):
+the journal in data/journal, the settings in data/settings.json.
+
+The menu: mode cycles through the entries, ok opens one, back returns. It offers only
+the modes in firmware/modes (AVAILABLE) plus an About screen. Outside a mode every
+player button is a button test: its LED lights in the player's colour while held and
+a moment after, so a build (or the virtual device) can be checked button by button.
+"""
+
+import gc
+import time
+
+from firmware import modes
+from firmware.ticks import ticks_us
+
+FIRMWARE_VERSION = "0.1.0"
+DATA_DIR = "data"
+JOURNAL_DIR = DATA_DIR + "/journal"
+SETTINGS_PATH = DATA_DIR + "/settings.json"
+CONFIG_PATH = "config.json"
+BOARD_ENV = "TABLEMATE_BOARD"
+DEFAULT_BOARD = "pico"
+
+N_PLAYERS_MAX = 8
+N_INPUTS = 11
+MODE_BIT = 8
+OK_BIT = 9
+BACK_BIT = 10
+
+INPUT_PERIOD_MS = 5
+LED_PERIOD_MS = 20
+SOUND_PERIOD_MS = 10
+DISPLAY_PERIOD_MS = 50
+ABOUT_REFRESH_MS = 1000
+BUTTON_TEST_LINGER_MS = 1000  # a tapped button's LED stays lit this long after release
+STATUS_COLOUR = (0, 255, 0)  # steady green: the box is up
+
+SCREEN_MENU = "menu"
+SCREEN_ABOUT = "about"
+SCREEN_MODE = "mode"
+ABOUT = "about"  # the menu entry that is not a mode
+
+
+def choose_board():
+    """The board profile name: environment, then config.json, then the Pico."""
+    import os
+
+    getenv = getattr(os, "getenv", None)  # the Pico's os has none
+    name = getenv(BOARD_ENV) if getenv is not None else None
+    if name:
+        return name
+    try:
+        with open(CONFIG_PATH) as f:
+            import json
+
+            config = json.load(f)
+    except OSError:
+        return DEFAULT_BOARD
+    except ValueError as e:
+        raise ValueError("%s is not valid JSON: %s" % (CONFIG_PATH, e))
+    if not isinstance(config, dict) or not isinstance(config.get("board", DEFAULT_BOARD), str):
+        raise ValueError('%s must look like {"board": "pico"}' % CONFIG_PATH)
+    return config.get("board", DEFAULT_BOARD)
+
+
+def seat_colours(roster):
+    """One colour per physical seat: the roster's, then the default palette for seats beyond it."""
+    from firmware.settings import DEFAULT_COLOURS
+
+    out = []
+    for i in range(N_PLAYERS_MAX):
+        c = roster[i]["colour"] if i < len(roster) else DEFAULT_COLOURS[i]
+        out.append((c[0], c[1], c[2]))
+    return out
+
+
+class WatchedSettings:
+    """firmware.settings.Settings with a hook after each successful update (the serial link
+    changes settings; the app re-applies brightness, colours, sound and debounce)."""
+
+    def __init__(self, settings, on_change):
+        self._settings = settings
+        self._on_change = on_change
+
+    @property
+    def load_error(self):
+        return self._settings.load_error
+
+    def get(self, key):
+        return self._settings.get(key)
+
+    def all(self):
+        return self._settings.all()
+
+    def validate(self, changes):
+        return self._settings.validate(changes)
+
+    def update(self, changes):
+        self._settings.update(changes)
+        self._on_change(changes)
+
+
+class App:
+    def __init__(self, board_name=None, board=None):
+        from firmware.board import make_board
+        from firmware.buttons import Debouncer
+        from firmware.journal import Journal, makedirs
+        from firmware.link import Link
+        from firmware.settings import Settings
+
+        self.firmware_version = FIRMWARE_VERSION
+        self.started_ms = time.ticks_ms()
+        self.board = board if board is not None else make_board(board_name or choose_board())
+        self.board_name = self.board.name
+        gc.collect()  # the parsed board file is garbage now: keep the heap unfragmented
+        makedirs(DATA_DIR)
+        self.journal = Journal(JOURNAL_DIR)
+        self.settings = WatchedSettings(Settings(SETTINGS_PATH), self.apply_settings)
+        self.leds = self.board.make_leds(self.settings.get("brightness"))
+        self.display = self.board.make_display()
+        self.sound = self.board.make_sound(enabled=self.settings.get("sound"))
+        self.link = Link(self)
+        self.debouncer = Debouncer(N_INPUTS, self.settings.get("debounce_ms") * 1000)
+        self.leds.set_colours(seat_colours(self.settings.get("roster")))
+        self.leds.set_status(STATUS_COLOUR)
+
+        self.mode = None
+        self.mode_name = "menu"
+        self.mode_error = None  # why the last mode failed to start, for the status op
+        self.screen = SCREEN_MENU
+        self.menu = [(entry[0], entry[1]) for entry in modes.AVAILABLE] + [(ABOUT, "About")]
+        self.menu_index = 0
+        self._dirty = True
+        self._drawn_ms = 0
+        self._test_down = 0  # player buttons held (button test)
+        self._test_until = [0] * N_PLAYERS_MAX  # ms tick until which a released button stays lit
+        self._test_lingering = 0
+        self._lit = -1  # mask the LEDs show in the button test (-1: not drawn yet)
+        self._snap = [0, 0]
+        self._event = [0, 0, 0]
+        self._syncs = []
+        self._epoch = None  # (epoch seconds, ticks_ms) from the host's time_set
+        self._stop = None
+        self.stop_reason = None
+        self.mem_free_boot = None
+
+        world = getattr(self.board, "world", None)
+        if world is not None:
+            world.on("quit", lambda msg: self.stop("quit"))
+            world.on("closed", lambda msg: self.stop("front-end gone"))
+            world.on("mode", self._world_mode)
+            world.on("sync", self._world_sync)
+
+    # ---- the ctx the serial link uses
+
+    def status(self):
+        """The app's part of the status op (the link adds the journal stats and its counters)."""
+        ring = self.board.ring
+        deb = self.debouncer
+        st = {
+            "board": self.board_name,
+            "mode": self.mode_name,
+            "screen": self.screen,
+            "modes": modes.names(),
+            "uptime_s": time.ticks_diff(time.ticks_ms(), self.started_ms) // 1000,
+            "mem_free": gc.mem_free(),
+            "mem_free_boot": self.mem_free_boot,
+            "settings_error": self.settings.load_error,
+            "buttons": {
+                "down": ring.level,
+                "held_at_boot": deb.held_at_boot,
+                "stuck": deb.stuck,
+                "flagged": deb.flagged,
+            },
+            "ring_overflows": ring.overflows,
+            "event_overflows": deb.overflows,
+            "time_set": self._epoch is not None,
+        }
+        if self.mode_error:
+            st["mode_error"] = self.mode_error
+        world = getattr(self.board, "world", None)
+        if world is not None:
+            st["world_dropped"] = world.dropped
+        mode_status = getattr(self.mode, "status", None)
+        if mode_status is not None:
+            st["mode_status"] = mode_status()
+        return st
+
+    def set_time(self, epoch):
+        if not isinstance(epoch, int) or epoch < 0:
+            raise ValueError("epoch must be an int >= 0")
+        self._epoch = (epoch, time.ticks_ms())
+
+    def epoch(self):
+        """Seconds since 1970 as set by the host, or None before the first time_set."""
+        if self._epoch is None:
+            return None
+        return self._epoch[0] + time.ticks_diff(time.ticks_ms(), self._epoch[1]) // 1000
+
+    def switch_mode(self, name, options=None):
+        """Leave the current mode and start `name` ("menu" = back to the menu). ValueError if unknown."""
+        if name == "menu":
+            self.leave_mode()
+            return
+        if modes.find(name) is None:
+            modes.load(name)  # raises the ValueError that lists the available modes
+        self.leave_mode()
+        now = time.ticks_ms()
+        try:
+            mode = modes.load(name)(self, options or {})
+            mode.start(now)
+        except Exception as e:  # a broken mode must not take the box down: back to the menu
+            modes.unload(name)
+            self.mode_error = "%s: %s: %s" % (name, type(e).__name__, e)
+            self._show_menu(now)
+            raise ValueError("mode %s failed to start (%s)" % (name, e))
+        self.mode = mode
+        self.mode_name = name
+        self.mode_error = None
+        self.screen = SCREEN_MODE
+        self.emit("mode", {"name": name})
+
+    def leave_mode(self):
+        if self.mode is None:
+            return
+        name = self.mode_name
+        try:
+            self.mode.stop()
+        finally:
+            self.mode = None
+            self.mode_name = "menu"
+            modes.unload(name)
+            gc.collect()
+            self.sound.stop()
+            self._show_menu(time.ticks_ms())
+            self.emit("mode", {"name": "menu"})
+
+    # ---- helpers for modes
+
+    def now_ms(self):
+        return time.ticks_ms()
+
+    def emit(self, kind, fields=None):
+        """Announce an event to the sim front-end (world) and to the serial host (an event frame)."""
+        world = getattr(self.board, "world", None)
+        if world is not None:
+            msg = {"t": "event", "kind": kind}
+            if fields:
+                for k in fields:
+                    msg[k] = fields[k]
+            world.send(msg)
+        self.link.notify(kind, fields)
+
+    def apply_settings(self, changes):
+        if "brightness" in changes:
+            self.leds.set_brightness(self.settings.get("brightness"))
+        if "roster" in changes:
+            self.leds.set_colours(seat_colours(self.settings.get("roster")))
+        if "sound" in changes:
+            self.sound.set_enabled(self.settings.get("sound"))
+        if "debounce_ms" in changes:
+            self.debouncer.debounce_us = self.settings.get("debounce_ms") * 1000
+        hook = getattr(self.mode, "settings_changed", None)
+        if hook is not None:
+            hook(changes)
+        self._dirty = True
+
+    # ---- menu and button test
+
+    def _show_menu(self, now_ms):
+        self.screen = SCREEN_MENU
+        self._dirty = True
+        self._lit = -1
+        self._test_down = 0
+        self._test_lingering = 0
+        self.leds.lit(0, now_ms)
+
+    def on_button(self, bit, down, tick_us):
+        """One debounced edge (bit as in firmware.board, tick_us its capture time)."""
+        mode = self.mode
+        if mode is not None:
+            if not mode.on_button(bit, down, tick_us) and down and bit == BACK_BIT:
+                self.leave_mode()
+            return
+        if bit < N_PLAYERS_MAX:
+            self._button_test(bit, down)
+            return
+        if not down:
+            return
+        if bit == MODE_BIT:
+            if self.screen == SCREEN_MENU:
+                self.menu_index = (self.menu_index + 1) % len(self.menu)
+            self.screen = SCREEN_MENU
+            self._dirty = True
+        elif bit == OK_BIT and self.screen == SCREEN_MENU:
+            key = self.menu[self.menu_index][0]
+            if key == ABOUT:
+                self.screen = SCREEN_ABOUT
+                self._dirty = True
+            else:
+                try:
+                    self.switch_mode(key)
+                except ValueError:
+                    self.leds.error(time.ticks_ms())
+        elif bit == BACK_BIT and self.screen == SCREEN_ABOUT:
+            self.screen = SCREEN_MENU
+            self._dirty = True
+
+    def _button_test(self, player, down):
+        bit = 1 << player
+        now = time.ticks_ms()
+        if down:
+            self._test_down |= bit
+            self.sound.play("click", now)
+        else:
+            self._test_down &= ~bit
+            self._test_lingering |= bit
+            self._test_until[player] = time.ticks_add(now, BUTTON_TEST_LINGER_MS)
+
+    def _button_test_tick(self, now_ms):
+        lingering = self._test_lingering
+        if lingering:
+            for p in range(N_PLAYERS_MAX):
+                if lingering & (1 << p) and time.ticks_diff(now_ms, self._test_until[p]) >= 0:
+                    lingering &= ~(1 << p)
+            self._test_lingering = lingering
+        mask = self._test_down | lingering
+        if mask != self._lit:
+            self._lit = mask
+            self.leds.lit(mask, now_ms)
+
+    def _draw(self, now_ms):
+        display = self.display
+        self._dirty = False
+        self._drawn_ms = now_ms
+        if display is None:
+            return
+        if self.screen == SCREEN_ABOUT:
+            j = self.journal.stats()
+            lines = [
+                "fw %s" % self.firmware_version,
+                "board %s" % self.board_name,
+                "up %ds" % (time.ticks_diff(now_ms, self.started_ms) // 1000),
+                "free %dk" % (gc.mem_free() // 1024),
+                "records %d" % j["records"],
+                "modes %d" % len(modes.AVAILABLE),
+            ]
+            if self.settings.load_error:
+                lines.append("settings: reset")
+            display.text(lines, title="ABOUT")
+        else:
+            display.menu([item[1] for item in self.menu], self.menu_index, title="tablemate")
+
+    # ---- the world channel (sim)
+
+    def _world_mode(self, msg):
+        name = msg.get("name")
+        if not isinstance(name, str):
+            raise ValueError("mode needs a name")
+        options = msg.get("options") or {}
+        if not isinstance(options, dict):
+            raise ValueError("mode options must be an object")
+        self.switch_mode(name, options)
+
+    def _world_sync(self, msg):
+        self._syncs.append(msg.get("id"))
+
+    def settled(self, now_ms):
+        """True when every captured edge has been handled and the mode decided all it will."""
+        ring = self.board.ring
+        deb = self.debouncer
+        if len(ring) or deb.pending():
+            return False
+        releasing = 0
+        for b in range(N_INPUTS):
+            if deb.is_down(b):
+                releasing |= 1 << b
+        if releasing & ~ring.level & ~deb.ignored():
+            return False
+        check = getattr(self.mode, "settled", None)
+        return check is None or check(now_ms)
+
+    def _answer_syncs(self, now_ms):
+        if self.settled(now_ms):
+            world = self.board.world
+            for sid in self._syncs:
+                world.send({"t": "sync", "id": sid})
+            self._syncs = []
+
+    # ---- tasks
+
+    async def _input_task(self):
+        import asyncio
+
+        ring = self.board.ring
+        deb = self.debouncer
+        snap = self._snap
+        ev = self._event
+        while True:
+            while ring.pop(snap):
+                deb.feed(snap[0], snap[1])
+            deb.poll(ticks_us())
+            while deb.take(ev):
+                self.on_button(ev[0], ev[1], ev[2])
+            now = time.ticks_ms()
+            if self.mode is not None:
+                self.mode.tick(now)
+            else:
+                self._button_test_tick(now)
+            if self._syncs:
+                self._answer_syncs(now)
+            await asyncio.sleep_ms(INPUT_PERIOD_MS)
+
+    async def _led_task(self):
+        import asyncio
+
+        while True:
+            self.leds.tick(time.ticks_ms())
+            await asyncio.sleep_ms(LED_PERIOD_MS)
+
+    async def _sound_task(self):
+        import asyncio
+
+        while True:
+            self.sound.tick(time.ticks_ms())
+            await asyncio.sleep_ms(SOUND_PERIOD_MS)
+
+    async def _display_task(self):
+        import asyncio
+
+        while True:
+            if self.mode is None:
+                now = time.ticks_ms()
+                if self._dirty or (self.screen == SCREEN_ABOUT
+                                   and time.ticks_diff(now, self._drawn_ms) >= ABOUT_REFRESH_MS):
+                    self._draw(now)
+            await asyncio.sleep_ms(DISPLAY_PERIOD_MS)
+
+    async def _serial_task(self):
+        from firmware.link import serve
+
+        await serve(self.link)
+        self.stop("serial closed")
+
+    async def _main(self):
+        import asyncio
+
+        self._stop = asyncio.Event()
+        tasks = [
+            asyncio.create_task(self._serial_task()),
+            asyncio.create_task(self._input_task()),
+            asyncio.create_task(self._led_task()),
+            asyncio.create_task(self._sound_task()),
+            asyncio.create_task(self._display_task()),
+        ]
+        world = getattr(self.board, "world", None)
+        if world is not None:
+            tasks.append(asyncio.create_task(world.serve()))
+            tasks.append(asyncio.create_task(world.pump()))
+        gc.collect()
+        self.mem_free_boot = gc.mem_free()
+        self.emit("ready", {"board": self.board_name, "mem_free": self.mem_free_boot})
+        await self._stop.wait()
+        for t in tasks:
+            t.cancel()
+
+    def stop(self, reason):
+        self.stop_reason = reason
+        if self._stop is not None:
+            self._stop.set()
+
+    # ---- start and stop
+
+    def start(self):
+        """Everything before the tasks: capture on, the resume mode, a boot record."""
+        now_ms = time.ticks_ms()
+        self.board.start_capture()
+        self.debouncer.start(self.board.ring.level, ticks_us())
+        self._show_menu(now_ms)
+        if self.settings.load_error:
+            self.leds.error(now_ms)
+        self.journal.append("boot", {"fw": self.firmware_version, "board": self.board_name}, self.epoch())
+        resume = self.settings.get("mode")
+        if resume != "menu" and modes.find(resume) is not None:
+            try:
+                self.switch_mode(resume)
+            except ValueError:
+                pass  # noted in mode_error; the menu is up
+
+    def run(self):
+        """Run until a quit (returns) or Ctrl-C (KeyboardInterrupt, after cleaning up)."""
+        import asyncio
+
+        self.start()
+        interrupted = True
+        try:
+            asyncio.run(self._main())
+            interrupted = False
+        finally:
+            self.shutdown(interrupted)
+            asyncio.new_event_loop()  # a clean loop for whatever runs next at the REPL
+
+    def shutdown(self, interrupted=False):
+        """Outputs off, journal closed. After Ctrl-C the world channel stays open (the process
+        lives on in the REPL); after a quit it is closed last, once everything is on flash."""
+        if self.mode is not None:
+            try:
+                self.leave_mode()
+            except Exception:  # noqa: BLE001 - shutting down regardless
+                self.mode = None
+        self.board.stop_capture()
+        self.sound.stop()
+        now = time.ticks_ms()
+        self.leds.off(now)
+        self.leds.set_status((0, 0, 0))
+        self.leds.tick(now)
+        self.journal.close()
+        self.emit("halted", {"why": "interrupt" if interrupted else self.stop_reason})
+        if not interrupted:
+            close = getattr(self.board, "close", None)
+            if close is not None:
+                close()
+
+
+def main(board_name=None):
+    app = App(board_name)
+    app.run()
+    return app

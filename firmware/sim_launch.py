@@ -1,0 +1,251 @@
+"""Bootstrap of the virtual device; runs on the host under the MicroPython unix port.
+
+    micropython -i firmware/sim_launch.py IMAGE [--board NAME]
+        Mount the littlefs2 image at /flash, make it the current directory and the only
+        place imports come from (besides MicroPython's frozen modules), then run boot.py
+        and main.py from the image: the firmware that runs is the one in the image, so
+        `mpremote cp` changes what the next start runs. Ctrl-C (or a 0x03 byte on the
+        serial line) stops the firmware and leaves the REPL (-i) with the image mounted.
+    micropython -X heapsize=8m firmware/sim_launch.py --install SRC_ROOT IMAGE  < manifest
+        Write a new image, format it and copy in the device files; the manifest on stdin
+        has one "SRC_REL DEVICE_PATH" line per file (host/device_files.py makes it).
+    micropython -X heapsize=8m firmware/sim_launch.py --update SRC_ROOT IMAGE  < manifest
+        The same into the existing image: the installed packages and root scripts are
+        replaced, data/ and everything else stays. A corrupt image is left untouched.
+    micropython firmware/sim_launch.py --check IMAGE
+        Mount and unmount the image; exit status 3 with a message when it cannot be used.
+
+This file is not copied to the device (host/device_files.py HOST_ONLY).
+"""
+
+import os
+import sys
+
+MOUNTPOINT = "/flash"
+BOARD_ENV = "TABLEMATE_BOARD"
+BLOCK_SIZE = 4096  # what firmware.blockdev.mount_image expects; the file size gives the count
+BLOCK_COUNT = 512  # 2 MB, about what a Pico leaves for its filesystem
+EXIT_BAD_IMAGE = 3
+EXIT_USAGE = 2
+_COPY_CHUNK = 1024
+
+
+def _source_root():
+    # The directory holding firmware/ (this file's parent's parent), absolute.
+    path = __file__
+    if not path.startswith("/"):
+        path = os.getcwd() + "/" + path
+    parts = path.split("/")
+    return "/".join(parts[:-2]) or "/"
+
+
+def _fail(status, message):
+    sys.stderr.write("sim_launch: %s\n" % message)
+    sys.exit(status)
+
+
+def _mount(image, fresh=False):
+    from firmware.blockdev import StorageError, mount_image
+
+    try:
+        return mount_image(image, MOUNTPOINT, fresh=fresh)
+    except (StorageError, OSError) as e:
+        _fail(EXIT_BAD_IMAGE, str(e))
+
+
+def _makedirs(rel):
+    # Every directory on the way to MOUNTPOINT/rel.
+    built = MOUNTPOINT
+    for part in rel.split("/"):
+        built = built + "/" + part
+        try:
+            os.mkdir(built)
+        except OSError:
+            pass  # exists already
+
+
+def _copy(src, dest):
+    with open(src, "rb") as fin:
+        with open(dest, "wb") as fout:
+            while True:
+                chunk = fin.read(_COPY_CHUNK)
+                if not chunk:
+                    break
+                fout.write(chunk)
+
+
+def _read_manifest():
+    manifest = []
+    for line in sys.stdin:
+        line = line.strip()
+        if line:
+            fields = line.split(" ")
+            if len(fields) != 2 or fields[1].startswith("/") or ".." in fields[1].split("/"):
+                _fail(EXIT_USAGE, "bad manifest line %r" % line)
+            manifest.append(fields)
+    if not manifest:
+        _fail(EXIT_USAGE, "empty manifest on stdin")
+    return manifest
+
+
+def _remove_tree(path):
+    for entry in list(os.ilistdir(path)):
+        child = path + "/" + entry[0]
+        if entry[1] == 0x4000:  # a directory
+            _remove_tree(child)
+        else:
+            os.remove(child)
+    os.rmdir(path)
+
+
+def _remove_installed(manifest):
+    """Delete what an earlier install put at the top of the image (engine/, firmware/, ...),
+    so files that left the source tree leave the image too."""
+    tops = [dest.split("/", 1)[0] for _, dest in manifest]
+    for entry in list(os.ilistdir(MOUNTPOINT)):
+        if entry[0] in tops:
+            path = MOUNTPOINT + "/" + entry[0]
+            if entry[1] == 0x4000:
+                _remove_tree(path)
+            else:
+                os.remove(path)
+
+
+def _load_image(image):
+    """A RamBlockDev holding the image file's blocks (exit status 3 when it cannot be read)."""
+    from firmware.blockdev import RamBlockDev
+
+    blocks = []
+    try:
+        with open(image, "rb") as f:
+            while True:
+                block = f.read(BLOCK_SIZE)
+                if not block:
+                    break
+                if len(block) != BLOCK_SIZE:
+                    _fail(EXIT_BAD_IMAGE, "image %s is not a whole number of %d-byte blocks"
+                          % (image, BLOCK_SIZE))
+                blocks.append(bytearray(block))
+    except OSError as e:
+        _fail(EXIT_BAD_IMAGE, "cannot read %s: %s" % (image, e))
+    if not blocks:
+        _fail(EXIT_BAD_IMAGE, "image %s is empty" % image)
+    return RamBlockDev(BLOCK_SIZE, len(blocks), blocks)
+
+
+def install(src_root, image, update=False):
+    """Copy every file named by the manifest on stdin into a new image (update=False) or into
+    the existing one (update=True: data/ and other files stay; the device packages and the
+    root scripts are replaced as a whole).
+
+    The image is built in RAM and written in one go (run with a heap of a few MB): the
+    file device syncs every block write, which would make an install slow for nothing.
+    """
+    import vfs
+
+    from firmware.blockdev import RamBlockDev
+
+    manifest = _read_manifest()
+    if update:
+        dev = _load_image(image)
+        try:
+            fs = vfs.VfsLfs2(dev)
+        except OSError as e:
+            _fail(EXIT_BAD_IMAGE, "cannot mount %s (%r); it was not changed" % (image, e))
+    else:
+        dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT)
+        vfs.VfsLfs2.mkfs(dev)
+        fs = vfs.VfsLfs2(dev)
+    vfs.mount(fs, MOUNTPOINT)
+    try:
+        if update:
+            _remove_installed(manifest)
+        for src, dest in manifest:
+            parent = dest.rsplit("/", 1)[0] if "/" in dest else ""
+            if parent:
+                _makedirs(parent)
+            _copy(src_root + "/" + src, MOUNTPOINT + "/" + dest)
+    finally:
+        vfs.umount(MOUNTPOINT)
+    tmp = image + ".tmp"
+    with open(tmp, "wb") as f:
+        for block in dev.blocks:
+            f.write(block)
+    os.rename(tmp, image)
+    print("%s %d files in %s" % ("updated" if update else "installed", len(manifest), image))
+
+
+def check(image):
+    from firmware.blockdev import unmount_image
+
+    dev = _mount(image)
+    try:
+        os.stat(MOUNTPOINT + "/main.py")
+    except OSError:
+        unmount_image(dev)
+        _fail(EXIT_BAD_IMAGE, "image %s has no main.py (start it with --fresh to reinstall)" % image)
+    unmount_image(dev)
+
+
+def _forget_source_modules():
+    # Modules loaded from the source tree (firmware.blockdev) must not shadow the image's.
+    for name in list(sys.modules):
+        if name == "firmware" or name.startswith("firmware."):
+            del sys.modules[name]
+
+
+def _raw_stdin():
+    # A pty would echo the protocol back and cook its line endings; the REPL that follows
+    # sets its own mode. Over a pipe there is nothing to do.
+    try:
+        import termios
+
+        termios.setraw(0)
+    except (ImportError, OSError):
+        pass
+
+
+def run(image, board):
+    from firmware.blockdev import unmount_image  # kept: the image's copy would cost heap to load
+
+    dev = _mount(image)
+    os.chdir(MOUNTPOINT)
+    sys.path[:] = [MOUNTPOINT, ".frozen", MOUNTPOINT + "/lib"]
+    _forget_source_modules()
+    if board:
+        os.putenv(BOARD_ENV, board)
+    _raw_stdin()
+    try:
+        import boot  # noqa: F401
+        import main  # noqa: F401
+    except KeyboardInterrupt:
+        print("\r\nfirmware stopped: MicroPython REPL, image mounted at %s\r" % MOUNTPOINT)
+        return dev
+    except Exception as e:  # a firmware crash leaves the REPL for a look around
+        sys.print_exception(e)  # on the serial line, for whoever is connected
+        sys.print_exception(e, sys.stderr)  # and in the host's log
+        return dev
+    # A normal return is a quit: leave the image consistent for the next start.
+    os.chdir("/")
+    unmount_image(dev)
+    return None
+
+
+def main(argv):
+    sys.path.insert(0, _source_root())
+    if len(argv) == 4 and argv[1] in ("--install", "--update"):
+        install(argv[2].rstrip("/"), argv[3], update=argv[1] == "--update")
+        return None
+    if len(argv) == 3 and argv[1] == "--check":
+        check(argv[2])
+        return None
+    board = None
+    if len(argv) == 4 and argv[2] == "--board":
+        board = argv[3]
+    elif len(argv) != 2 or argv[1].startswith("--"):
+        _fail(EXIT_USAGE, "usage: micropython -i sim_launch.py IMAGE [--board NAME] | "
+              "--install|--update SRC_ROOT IMAGE | --check IMAGE")
+    return run(argv[1], board)
+
+
+flash = main(sys.argv)  # the mounted image's block device stays reachable from the REPL

@@ -1,0 +1,261 @@
+"""Terminal front-end of the virtual device (plain ANSI, raw-mode stdin; works inside tmux).
+
+Keys 1-8 press the player buttons, m / o / b the mode / ok / back buttons, q quits.
+A terminal reports no key-up, so a key press sends a down edge and, RELEASE_S later,
+the up edge; auto-repeat while a key is held keeps the button down.
+The screen shows each LED in its colour with a text label ("P3 lit" / "P3 off"), the
+OLED as text and as a picture (Braille: 2x4 pixels per character), the buzzer, the last
+events and the serial path.
+"""
+
+import collections
+import json
+import os
+import selectors
+import sys
+import termios
+import time
+import tty
+
+from host.cli import CliError
+
+RELEASE_S = 0.12
+KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "m": 8, "o": 9, "b": 10}
+QUIT_KEYS = ("q", "Q", "\x03", "\x04")  # q, Ctrl-C, Ctrl-D
+EVENT_LINES = 5
+LEDS_PER_ROW = 5
+# Braille cells are 2x4 dots: ((dx, dy), bit of U+2800 + bits) for each dot.
+BRAILLE_DOTS = (((0, 0), 0x01), ((0, 1), 0x02), ((0, 2), 0x04), ((1, 0), 0x08),
+                ((1, 1), 0x10), ((1, 2), 0x20), ((0, 3), 0x40), ((1, 3), 0x80))
+RESET = "\x1b[0m"
+DIM = "\x1b[2m"
+BOLD = "\x1b[1m"
+
+
+class DeviceView:
+    """What the front-end knows of the device, updated from world messages."""
+
+    def __init__(self, port):
+        self.port = port
+        self.board = "?"
+        self.led_labels = []
+        self.leds = []  # (r, g, b) per chain index
+        self.oled_size = None
+        self.oled_lines = []
+        self.fb = None
+        self.tone = 0
+        self.events = collections.deque(maxlen=EVENT_LINES)
+        self.errors = 0
+        self.hung_up = False
+        self.halted = None  # why the firmware stopped (Ctrl-C: it sits in the REPL)
+
+    def apply(self, msg):
+        t = msg.get("t")
+        if t == "hello":
+            self.board = msg.get("board", "?")
+            self.led_labels = list(msg.get("leds") or [])
+            self.leds = [(0, 0, 0)] * len(self.led_labels)
+            size = msg.get("oled")
+            self.oled_size = tuple(size) if size else None
+        elif t == "leds":
+            rgb = bytes.fromhex(msg.get("rgb", ""))
+            self.leds = [tuple(rgb[i:i + 3]) for i in range(0, len(rgb) - 2, 3)]
+        elif t == "oled":
+            import base64
+
+            self.oled_size = (msg.get("w", 128), msg.get("h", 64))
+            self.fb = base64.b64decode(msg.get("fb", ""))
+            self.oled_lines = list(msg.get("lines") or [])
+        elif t == "tone":
+            self.tone = msg.get("f", 0)
+        elif t == "event":
+            self.events.append({k: v for k, v in msg.items() if k != "t"})
+            if msg.get("kind") == "halted":
+                self.halted = msg.get("why") or "?"
+            elif msg.get("kind") == "ready":
+                self.halted = None
+        elif t == "error":
+            self.errors += 1
+            self.events.append({"error": msg.get("msg")})
+
+    def led_label(self, i):
+        return self.led_labels[i] if i < len(self.led_labels) and self.led_labels[i] else "LED%d" % i
+
+
+def _swatch(rgb):
+    """Two block characters in the LED's hue, brightened (LEDs run dimmed), or a dark pair."""
+    top = max(rgb)
+    if top == 0:
+        return DIM + "░░" + RESET
+    r, g, b = (c * 255 // top for c in rgb)
+    return "\x1b[38;2;%d;%d;%dm██%s" % (r, g, b, RESET)
+
+
+def led_cells(view):
+    cells = []
+    for i in range(len(view.leds)):
+        lit = max(view.leds[i]) > 0
+        label = "%s %s" % (view.led_label(i), "lit" if lit else "off")
+        cells.append((_swatch(view.leds[i]) + " " + (BOLD + label + RESET if lit else label), len(label) + 3))
+    return cells
+
+
+def fb_rows(fb, width, height):
+    """The MONO_VLSB frame buffer as rows of Braille characters (2x4 pixels each)."""
+    def px(x, y):
+        if x >= width or y >= height:
+            return 0
+        return (fb[(y >> 3) * width + x] >> (y & 7)) & 1
+
+    rows = []
+    for y in range(0, height, 4):
+        row = []
+        for x in range(0, width, 2):
+            bits = 0
+            for (dx, dy), dot in BRAILLE_DOTS:
+                if px(x + dx, y + dy):
+                    bits |= dot
+            row.append(chr(0x2800 + bits))
+        rows.append("".join(row))
+    return rows
+
+
+def render(view, width=120):
+    """The screen as lines (may hold colour escapes; each stays within width columns)."""
+    title = BOLD + "tablemate virtual device" + RESET
+    lines = [title + "   board %s   serial %s" % (view.board, view.port), ""]
+    lines.append("LEDs")
+    cells = led_cells(view)
+    for start in range(0, len(cells), LEDS_PER_ROW):
+        row = cells[start:start + LEDS_PER_ROW]
+        lines.append("  " + "".join(text + " " * (14 - n) for text, n in row))
+    lines.append("")
+    text_width = 18
+    if view.oled_size is None:
+        lines.append("OLED: none on this board")
+    else:
+        w, h = view.oled_size
+        pic = fb_rows(view.fb, w, h) if view.fb and len(view.fb) >= w * h // 8 else []
+        show_pic = pic and width >= len(pic[0]) + text_width + 8
+        text_rows = max(h // 8, len(view.oled_lines))
+        lines.append("OLED" + (" " * (len(pic[0]) + 1) if show_pic else "") + "  text")
+        left = []
+        if show_pic:
+            bar = "─" * len(pic[0])
+            left = ["┌" + bar + "┐"] + ["│" + r + "│" for r in pic] + ["└" + bar + "┘"]
+        right = ["┌" + "─" * 16 + "┐"]
+        for i in range(text_rows):
+            t = view.oled_lines[i] if i < len(view.oled_lines) else ""
+            right.append("│" + t[:16].ljust(16) + "│")
+        right.append("└" + "─" * 16 + "┘")
+        for i in range(max(len(left), len(right))):
+            a = left[i] if i < len(left) else (" " * len(left[0]) if left else "")
+            b = right[i] if i < len(right) else ""
+            lines.append(a + ("  " if left else "") + b)
+    lines.append("")
+    lines.append("buzzer: " + ("%d Hz" % view.tone if view.tone else "silent"))
+    lines.append("")
+    lines.append("events" + ("  (%d errors)" % view.errors if view.errors else ""))
+    for ev in view.events:
+        lines.append("  " + json.dumps(ev, separators=(",", ":"))[: width - 4])
+    for _ in range(EVENT_LINES - len(view.events)):
+        lines.append("")
+    lines.append("")
+    if view.hung_up:
+        lines.append(BOLD + "the device hung up" + RESET + " - press q")
+    elif view.halted:
+        lines.append(BOLD + "firmware stopped (%s)" % view.halted + RESET
+                     + ": the REPL has the serial port; restart the sim to run it again")
+    lines.append(DIM + "keys: 1-8 player buttons   m mode   o ok   b back   q quit" + RESET)
+    return lines
+
+
+class Tui:
+    def __init__(self, device, fd_in, out):
+        self.device = device
+        self.world = device.world
+        self.fd_in = fd_in
+        self.out = out
+        self.view = DeviceView(device.port)
+        if self.world.hello is not None:
+            self.view.apply(self.world.hello)
+        self.held = {}  # button -> monotonic time its up edge is due
+
+    def draw(self):
+        try:
+            width = os.get_terminal_size(self.out.fileno()).columns
+        except OSError:
+            width = 120
+        body = "\x1b[K\r\n".join(render(self.view, width))
+        self.out.write("\x1b[H" + body + "\x1b[K\x1b[J")
+        self.out.flush()
+
+    def key(self, ch):
+        """Handle one key; False to quit."""
+        if ch in QUIT_KEYS:
+            return False
+        button = KEYS.get(ch.lower())
+        if button is None:
+            return True
+        if button not in self.held:
+            self.world.edge(button, True)
+        self.held[button] = time.monotonic() + RELEASE_S
+        return True
+
+    def release_due(self):
+        now = time.monotonic()
+        for button, due in list(self.held.items()):
+            if due <= now:
+                del self.held[button]
+                self.world.edge(button, False)
+
+    def loop(self):
+        sel = selectors.DefaultSelector()
+        sel.register(self.fd_in, selectors.EVENT_READ, "keys")
+        sel.register(self.world.sock, selectors.EVENT_READ, "world")
+        self.draw()
+        try:
+            while True:
+                timeout = 0.5
+                if self.held:
+                    timeout = max(0.0, min(self.held.values()) - time.monotonic())
+                dirty = False
+                for key, _ in sel.select(timeout):
+                    if key.data == "keys":
+                        data = os.read(self.fd_in, 64)
+                        if not data:
+                            return 0
+                        for ch in data.decode("latin-1"):
+                            if not self.key(ch):
+                                return 0
+                    else:
+                        for msg in self.world.read():
+                            self.view.apply(msg)
+                            dirty = True
+                        if self.world.closed and not self.view.hung_up:
+                            self.view.hung_up = True
+                            sel.unregister(self.world.sock)
+                            dirty = True
+                self.release_due()
+                if dirty:
+                    self.draw()
+        finally:
+            sel.close()
+
+
+def run(device, fd_in=None, out=None):
+    """Run the terminal UI until q; the terminal is restored whatever happens."""
+    fd_in = sys.stdin.fileno() if fd_in is None else fd_in
+    out = sys.stdout if out is None else out
+    if not os.isatty(fd_in):
+        raise CliError("the terminal UI needs a terminal on stdin (use --headless for scripts)")
+    saved = termios.tcgetattr(fd_in)
+    out.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hidden cursor
+    out.flush()
+    try:
+        tty.setraw(fd_in)
+        return Tui(device, fd_in, out).loop()
+    finally:
+        termios.tcsetattr(fd_in, termios.TCSADRAIN, saved)
+        out.write("\x1b[?25h\x1b[?1049l")
+        out.flush()

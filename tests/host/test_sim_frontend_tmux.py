@@ -1,0 +1,81 @@
+"""The terminal front-end inside tmux: pressing `3` lights player 3's LED on screen (the button
+test the menu offers), the LED goes dark again after the linger, ok / back open and close
+the About screen, and `q` ends everything."""
+
+import shutil
+import subprocess
+import time
+
+import pytest
+
+try:
+    from tests.host.test_sim_boot import ROOT, image_processes, sim_command
+except ImportError:  # tests/host is not a package: pytest put it on sys.path
+    from test_sim_boot import ROOT, image_processes, sim_command
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+SESSION = "tablemate-sim-test"
+# Player 3 is blue in the default roster: the swatch is drawn in that colour only while lit.
+P3_LIT_SWATCH = "\x1b[38;2;0;0;255m██"
+
+
+class Tmux:
+    def __init__(self, socket_path):
+        self.base = ["tmux", "-S", str(socket_path)]
+
+    def __call__(self, *args):
+        return subprocess.run(self.base + list(args), capture_output=True, text=True, timeout=10)
+
+    def screen(self, escapes=False):
+        res = self("capture-pane", "-p", "-t", SESSION, *(["-e"] if escapes else []))
+        return res.stdout if res.returncode == 0 else ""
+
+    def wait_for(self, predicate, timeout=15.0, escapes=False):
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen(escapes)
+            if predicate(text):
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError("screen never matched; last capture:\n" + text)
+            time.sleep(0.05)
+
+    def alive(self):
+        return self("has-session", "-t", SESSION).returncode == 0
+
+
+def test_key_3_lights_player_3_on_screen(tmp_path):
+    image = tmp_path / "flash.img"
+    tmux = Tmux(tmp_path / "tmux.sock")
+    env = " ".join("%s=%s" % kv for kv in (("TABLEMATE_DATA_DIR", tmp_path), ("TERM", "xterm-256color")))
+    command = "cd %s && env %s %s" % (ROOT, env, " ".join(sim_command(image, "--fresh", headless=False)))
+    res = tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", command)
+    assert res.returncode == 0, res.stderr
+    try:
+        idle = tmux.wait_for(lambda s: "P3 off" in s and "tablemate" in s and "About" in s)
+        assert "P3 lit" not in idle and "serial /dev/pts/" in idle
+        assert P3_LIT_SWATCH not in tmux.screen(escapes=True)
+
+        tmux("send-keys", "-t", SESSION, "3")
+        lit = tmux.wait_for(lambda s: "P3 lit" in s and P3_LIT_SWATCH in s, timeout=5, escapes=True)
+        for other in ("P1", "P2", "P4", "P5", "P6", "P7", "P8"):
+            assert other + " off" in lit  # only the pressed button lights
+
+        tmux.wait_for(lambda s: "P3 off" in s, timeout=5)  # dark again after the linger
+
+        tmux("send-keys", "-t", SESSION, "o")  # ok opens the selected entry: About
+        about = tmux.wait_for(lambda s: "ABOUT" in s, timeout=5)
+        assert "board sim" in about and "fw " in about
+        tmux("send-keys", "-t", SESSION, "b")  # back returns to the menu
+        tmux.wait_for(lambda s: ">About" in s and "ABOUT" not in s, timeout=5)
+        tmux("send-keys", "-t", SESSION, "q")
+        deadline = time.monotonic() + 10
+        while tmux.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not tmux.alive()
+    finally:
+        tmux("kill-server")
+    deadline = time.monotonic() + 5
+    while image_processes(image) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert image_processes(image) == []

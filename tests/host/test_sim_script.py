@@ -1,0 +1,137 @@
+"""`tablemate sim --players N --script FILE`: the script is checked line by line before anything
+starts, its edges reach the firmware with their exact microsecond gaps, and every decision
+event comes back as one JSON line. The buzzer mode itself is not part of this test: a small
+stand-in mode is written into the image under the name the script runner asks for."""
+
+import json
+import subprocess
+
+import pytest
+
+from host.cli import CliError
+from host.sim import SCRIPT_MODE, parse_script
+
+try:
+    from tests.host.test_sim_boot import ROOT, image_processes, sim_command, sim_env
+except ImportError:  # tests/host is not a package: pytest put it on sys.path
+    from test_sim_boot import ROOT, image_processes, sim_command, sim_env
+
+MICROPYTHON = str(ROOT / ".venv" / "bin" / "micropython")
+TICKS = 1 << 30  # the firmware's tick domain (firmware/ticks.py)
+
+SCRIPT = """\
+# t_us player edge
+0      1 down
+250    2 down   # 250 us after player 1
+40000  1 up
+40100  2 up
+
+300000 3 down
+300001 4 down   # 1 us apart
+350000 3 up
+350000 4 up
+"""
+
+# A mode that reports every player press with its capture tick and the options it got.
+ECHO_MODE = """
+class Mode:
+    def __init__(self, app, options):
+        self.app = app
+        self.options = options
+
+    def start(self, now_ms):
+        pass
+
+    def on_button(self, bit, down, tick_us):
+        if bit < 8 and down:
+            self.app.emit("decision", {"player": bit + 1, "tick": tick_us, "options": self.options})
+            return True
+        return False
+
+    def tick(self, now_ms):
+        pass
+
+    def stop(self):
+        pass
+"""
+
+PATCH = """
+import sys
+sys.path.insert(0, %(root)r)
+from firmware.blockdev import mount_image, unmount_image
+dev = mount_image(%(image)r, "/flash")
+with open("/flash/firmware/modes/echo.py", "w") as f:
+    f.write(%(mode)r)
+with open("/flash/firmware/modes/__init__.py", "a") as f:
+    f.write("\\nAVAILABLE = ((%(name)r, 'Echo', 'firmware.modes.echo'),)\\n")
+unmount_image(dev)
+"""
+
+
+def write_script(tmp_path, text):
+    path = tmp_path / "round.txt"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("text, words", [
+    ("0 1 down\n10 1 down\n", "line 2: player 1 pressed again"),
+    ("0 1 up\n", "line 1: player 1 released without a press"),
+    ("5 1 down\n4 2 down\n", "line 2: time 4 goes back"),
+    ("0 5 down\n", "line 1: player '5' is not 1..4"),
+    ("0 1 press\n", "line 1: 'press' is neither down nor up"),
+    ("-3 1 down\n", "line 1: time '-3' is not a whole number"),
+    ("0 1\n", "line 1: expected '<t_us> <player> <down|up>'"),
+    ("# nothing\n\n", "has no edges"),
+])
+def test_bad_scripts_name_the_line(tmp_path, text, words):
+    with pytest.raises(CliError) as err:
+        parse_script(write_script(tmp_path, text), 4)
+    assert words in str(err.value)
+    assert err.value.status == 2
+
+
+def test_script_parses_to_timed_edges(tmp_path):
+    edges = parse_script(write_script(tmp_path, SCRIPT), 4)
+    assert edges[:2] == [(0, 1, True), (250, 2, True)]
+    assert edges[-1] == (350000, 4, False)
+    assert len(edges) == 8
+
+
+def run_script(tmp_path, image, *extra):
+    script = write_script(tmp_path, SCRIPT)
+    cmd = sim_command(image, "--players", "4", "--script", str(script), *extra, headless=False)
+    return subprocess.run(cmd, cwd=ROOT, env=sim_env(tmp_path), capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+
+
+def test_script_without_the_mode_is_a_clear_error(tmp_path):
+    image = tmp_path / "flash.img"
+    res = run_script(tmp_path, image, "--fresh")
+    assert res.returncode == 1, res.stderr
+    assert res.stdout.startswith("serial: ")
+    assert "no mode '%s'" % SCRIPT_MODE in res.stderr, res.stderr
+    assert image_processes(image) == []
+
+
+def test_script_edges_keep_their_exact_gaps(tmp_path):
+    image = tmp_path / "flash.img"
+    first = run_script(tmp_path, image, "--fresh")  # builds the image (and fails: no mode yet)
+    assert first.returncode == 1
+    patch = PATCH % {"root": str(ROOT), "image": str(image), "mode": ECHO_MODE, "name": SCRIPT_MODE}
+    res = subprocess.run([MICROPYTHON, "-c", patch], capture_output=True, text=True, timeout=30)
+    assert res.returncode == 0, res.stderr
+
+    res = run_script(tmp_path, image, "--tie-window-us", "1500")
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("serial: ")
+    decisions = [json.loads(line) for line in lines[1:]]
+    assert [d["player"] for d in decisions] == [1, 2, 3, 4]
+    assert all(d["kind"] == "decision" for d in decisions)
+    assert decisions[0]["options"] == {"players": 4, "tie_window_us": 1500}
+    t0 = decisions[0]["tick"]
+    gaps = [(d["tick"] - t0) % TICKS for d in decisions]
+    assert gaps == [0, 250, 300000, 300001], gaps
+    assert image_processes(image) == []
+
