@@ -7,8 +7,8 @@ their tie-breakers, undo and the end of the game. Same API as every engine.
 Actions (JSON-safe lists):
   ["win", winner, loser]  winner takes loser's top card: winner's pile +1.
                           loser is -1 when unknown (only one player buzzed).
-  ["tie", a, b]           a and b tied; the next face-off is a tie-breaker
-                          between exactly a and b.
+  ["tie", a, b, ...]      two or more players (ascending) tied; the next
+                          face-off is a tie-breaker among exactly them.
   ["undo"]                reverts the last win or tie (scores and tie-breaker).
   ["end"]                 ends the game.
 """
@@ -20,6 +20,10 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 NOBODY = -1
 HISTORY_LIMIT = 64  # undo depth; bounded so a long game keeps a bounded state
+
+
+def _names(players):
+    return ", ".join("P%d" % (p + 1) for p in players)
 
 
 class AnomiaScore:
@@ -42,18 +46,22 @@ class AnomiaScore:
             return []
         acts = []
         if self.tiebreak:
-            a, b = self.tiebreak
-            acts.append(["win", a, b])
-            acts.append(["win", b, a])
+            tied = self.tiebreak
+            for w in tied:
+                acts.append(["win", w, NOBODY])
+                for lo in tied:
+                    if lo != w:
+                        acts.append(["win", w, lo])
         else:
             for w in range(self.players):
                 acts.append(["win", w, NOBODY])
                 for lo in range(self.players):
                     if lo != w:
                         acts.append(["win", w, lo])
-            for a in range(self.players):
-                for b in range(a + 1, self.players):
-                    acts.append(["tie", a, b])
+            # every set of two or more players, members ascending
+            for mask in range(3, 1 << self.players):
+                if mask & (mask - 1):
+                    acts.append(["tie"] + [p for p in range(self.players) if mask >> p & 1])
         if self.history:
             acts.append(["undo"])
         acts.append(["end"])
@@ -69,7 +77,7 @@ class AnomiaScore:
             self.tiebreak = None
         elif op == "tie":
             self._push(["tie", action[1], action[2], None])
-            self.tiebreak = [action[1], action[2]]
+            self.tiebreak = list(action[1:])
         elif op == "undo":
             last = self.history.pop()
             if last[0] == "win":
@@ -98,23 +106,36 @@ class AnomiaScore:
             if op == "undo" and not self.history:
                 raise IllegalAction("nothing to undo")
             return
-        if op not in ("win", "tie") or len(action) != 3:
-            raise IllegalAction("unknown action %r" % (action,))
-        a, b = action[1], action[2]
-        for p in (a, b):
-            if not isinstance(p, int) or isinstance(p, bool) or p < NOBODY or p >= self.players:
-                raise IllegalAction("no player %r in a %d-player game" % (p, self.players))
-        if a == NOBODY or a == b:
-            raise IllegalAction("a face-off needs two different players")
         if op == "tie":
-            if b == NOBODY:
-                raise IllegalAction("a tie needs two players")
-            if self.tiebreak:
-                raise IllegalAction("a tie-breaker between P%d and P%d is pending" % (
-                    self.tiebreak[0] + 1, self.tiebreak[1] + 1))
-        elif self.tiebreak and sorted([a, b]) != sorted(self.tiebreak):
-            raise IllegalAction("only P%d and P%d may win the pending tie-breaker" % (
-                self.tiebreak[0] + 1, self.tiebreak[1] + 1))
+            self._check_tie(action[1:])
+            return
+        if op != "win" or len(action) != 3:
+            raise IllegalAction("unknown action %r" % (action,))
+        w, lo = action[1], action[2]
+        self._check_player(w, False)
+        self._check_player(lo, True)
+        if w == lo:
+            raise IllegalAction("a face-off needs two different players")
+        tb = self.tiebreak
+        if tb and (w not in tb or (lo != NOBODY and lo not in tb)):
+            raise IllegalAction("only %s may take part in the pending tie-breaker" % _names(tb))
+
+    def _check_player(self, p, may_be_nobody):
+        if not isinstance(p, int) or isinstance(p, bool) or p >= self.players or p < NOBODY \
+                or (p == NOBODY and not may_be_nobody):
+            raise IllegalAction("no player %r in a %d-player game" % (p, self.players))
+
+    def _check_tie(self, tied):
+        if len(tied) < 2:
+            raise IllegalAction("a tie needs two or more players")
+        last = NOBODY
+        for p in tied:
+            self._check_player(p, False)
+            if p <= last:
+                raise IllegalAction("tied players must be distinct and ascending, got %r" % (list(tied),))
+            last = p
+        if self.tiebreak:
+            raise IllegalAction("a tie-breaker among %s is pending" % _names(self.tiebreak))
 
     def is_over(self):
         return self.over
@@ -160,7 +181,7 @@ def from_dict(d):
             raise BadState("piles do not match the players")
         s.piles = piles
         tb = d["tiebreak"]
-        s.tiebreak = [int(tb[0]), int(tb[1])] if tb else None
+        s.tiebreak = [int(p) for p in tb] if tb else None
         s.history = [[h[0], h[1], h[2], list(h[3]) if h[3] else None] for h in d["history"]]
         s.faceoffs = int(d["faceoffs"])
         s.over = bool(d["over"])

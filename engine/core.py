@@ -41,48 +41,52 @@ def canonical(obj):
     floats would print differently on the two runtimes.
     """
     parts = []
-    _emit(obj, parts)
+    _emit(obj, parts.append)
     return "".join(parts)
 
 
-def _emit(obj, parts):
+def _emit(obj, write):
+    """Write the canonical JSON of obj piece by piece (no whole-document string needed)."""
     if obj is None:
-        parts.append("null")
+        write("null")
     elif obj is True:
-        parts.append("true")
+        write("true")
     elif obj is False:
-        parts.append("false")
+        write("false")
     elif isinstance(obj, int):
-        parts.append(str(obj))
+        write(str(obj))
     elif isinstance(obj, str):
-        parts.append(_esc(obj))
+        write(_esc(obj))
     elif isinstance(obj, (list, tuple)):
-        parts.append("[")
+        write("[")
         first = True
         for v in obj:
             if not first:
-                parts.append(",")
+                write(",")
             first = False
-            _emit(v, parts)
-        parts.append("]")
+            _emit(v, write)
+        write("]")
     elif isinstance(obj, dict):
-        parts.append("{")
+        write("{")
         first = True
         for k in sorted(obj):
             if not isinstance(k, str):
                 raise TypeError("canonical(): dict keys must be str, got %r" % (k,))
             if not first:
-                parts.append(",")
+                write(",")
             first = False
-            parts.append(_esc(k))
-            parts.append(":")
-            _emit(obj[k], parts)
-        parts.append("}")
+            write(_esc(k))
+            write(":")
+            _emit(obj[k], write)
+        write("}")
     else:
         raise TypeError("canonical(): unsupported type %s" % type(obj).__name__)
 
 
 def digest_of(obj):
     """Hex SHA-256 of the canonical serialisation of obj."""
-    h = hashlib.sha256(canonical(obj).encode())
+    # Streamed into the hash: a big state never exists as one string (a small heap
+    # on the board would have to find one contiguous block for it).
+    h = hashlib.sha256()
+    _emit(obj, lambda s: h.update(s.encode()))
     return binascii.hexlify(h.digest()).decode()

@@ -23,12 +23,27 @@ def test_tie_restricts_next_win_to_the_tied_pair():
     before = g.digest()
     e = raises(IllegalAction, g.apply, ["win", 0, 1])
     assert "tie-breaker" in str(e)
+    raises(IllegalAction, g.apply, ["win", 1, 0])
     raises(IllegalAction, g.apply, ["tie", 1, 3])
     assert g.digest() == before
-    assert sorted(a for a in g.legal_actions() if a[0] == "win") == [["win", 1, 3], ["win", 3, 1]]
+    assert sorted(a for a in g.legal_actions() if a[0] == "win") == [
+        ["win", 1, -1], ["win", 1, 3], ["win", 3, -1], ["win", 3, 1]]
     g.apply(["win", 3, 1])
     assert g.scores() == [0, 0, 0, 1, 0]
     g.apply(["win", 0, 4])  # free again after the tie-breaker
+
+
+def test_three_way_tie_and_its_tiebreak():
+    g = anomia_score.new_game(1, 6)
+    raises(IllegalAction, g.apply, ["tie", 4, 2, 0])  # not ascending
+    raises(IllegalAction, g.apply, ["tie", 2, 2])
+    raises(IllegalAction, g.apply, ["tie", 3])
+    g.apply(["tie", 0, 2, 4])
+    raises(IllegalAction, g.apply, ["win", 2, 5])
+    g.apply(["win", 4, 0])
+    assert g.scores() == [0, 0, 0, 0, 1, 0]
+    ties = [a for a in anomia_score.new_game(1, 4).legal_actions() if a[0] == "tie"]
+    assert len(ties) == 11  # every subset of 4 players with 2 or more members
 
 
 def test_undo_reverts_win_and_restores_pending_tiebreak():
@@ -58,7 +73,7 @@ def test_bad_actions_rejected_state_unchanged():
     g = anomia_score.new_game(1, 4)
     d = g.digest()
     for bad in (None, [], ["win"], ["win", 4, 0], ["win", 1, 1], ["win", -1, 2], ["tie", 0, -1],
-                ["win", True, 0], ["fly", 1, 2], ["end", 1], "win", ["undo"]):
+                ["win", True, 0], ["fly", 1, 2], ["end", 1], "win", ["undo"], ["tie", 0, 9]):
         raises(IllegalAction, g.apply, bad)
     assert g.digest() == d
 
