@@ -24,8 +24,8 @@ test: $(STAMP)
 	echo "== ruff"; .venv/bin/ruff check . ; \
 	echo "== mpy-cross (every device file)"; $(PY) -m host.device_files --compile-check; \
 	echo "== pytest (CPython)"; $(PY) -m pytest -q -p no:cacheprovider | tee .venv/pytest.log; \
-	echo "== same tests under micropython -X heapsize=$(MPY_HEAP)"; \
-	$(MPY) -X heapsize=$(MPY_HEAP) tests/mpy_runner.py | tee .venv/mpytest.log; \
+	echo "== the same shared tests under micropython (one process per module)"; \
+	$(PY) tests/run_micropython.py --heapsize $(MPY_HEAP) | tee .venv/mpytest.log; \
 	echo "== summary"; \
 	echo "cpython:     $$(tail -n 1 .venv/pytest.log)"; \
 	tail -n 1 .venv/mpytest.log
