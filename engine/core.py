@@ -6,8 +6,8 @@ apply(action), is_over(), scores(), winners(), to_dict(), digest() and, where
 information is hidden, view(player). Actions are small JSON-safe values.
 """
 
-import hashlib
 import binascii
+import hashlib
 
 
 class IllegalAction(Exception):

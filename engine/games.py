@@ -1,6 +1,9 @@
 """The game registry: game name -> engine module (same import path on every runtime)."""
 
-GAMES = {"anomia": "engine.anomia"}
+GAMES = {
+    "anomia": "engine.anomia",
+    "anomia_score": "engine.anomia_score",  # the buzzer box's scorekeeper
+}
 
 
 def get_game(name):

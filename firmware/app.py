@@ -18,7 +18,6 @@ import gc
 import time
 
 from firmware import modes
-from firmware.ticks import ticks_us
 
 FIRMWARE_VERSION = "0.1.0"
 DATA_DIR = "data"
@@ -150,6 +149,7 @@ class App:
         self._stop = None
         self.stop_reason = None
         self.mem_free_boot = None
+        self.input_now_us = 0  # the µs tick the input task read before its last drain
 
         world = getattr(self.board, "world", None)
         if world is not None:
@@ -403,10 +403,15 @@ class App:
         deb = self.debouncer
         snap = self._snap
         ev = self._event
+        board = self.board
         while True:
+            # The clock is read BEFORE draining: every edge stamped up to `now` is then fed
+            # before anything is decided at `now` (the arbiter's contract).
+            now_us = board.now_us()
+            self.input_now_us = now_us
             while ring.pop(snap):
                 deb.feed(snap[0], snap[1])
-            deb.poll(ticks_us())
+            deb.poll(now_us)
             while deb.take(ev):
                 self.on_button(ev[0], ev[1], ev[2])
             now = time.ticks_ms()
@@ -482,7 +487,7 @@ class App:
         """Everything before the tasks: capture on, the resume mode, a boot record."""
         now_ms = time.ticks_ms()
         self.board.start_capture()
-        self.debouncer.start(self.board.ring.level, ticks_us())
+        self.debouncer.start(self.board.ring.level, self.board.now_us())
         self._show_menu(now_ms)
         if self.settings.load_error:
             self.leds.error(now_ms)

@@ -10,6 +10,11 @@ Edge times: the front-end stamps each edge with its own microsecond clock. The f
 edge of a connection fixes the offset to this board's ticks_us(), and every edge goes
 into the ring at its own stamp plus that offset: the gaps between edges are exactly
 the ones the front-end (or a script) chose, whatever the socket's delays.
+
+Virtual time: a {"t": "clock", "us": T} message (same stamp domain as edges) switches the
+board's now_us() from its own clock to T, advanced only by later clock messages. A script
+can then replay hours of face-offs in seconds, and every decision is made at exactly the
+stamp where it falls due, however the messages were batched on the way.
 """
 
 from firmware.board import CONTROL_BITS, Board, button_name
@@ -117,8 +122,10 @@ class SimBoard(Board):
         self.edges = 0
         self.ignored_edges = 0  # edges that changed nothing (a repeated down, an up of a released button)
         self._offset = None
+        self._vnow = None  # the virtual clock's tick, once a clock message arrived
         if world is not None:
             world.on("edge", self.on_edge)
+            world.on("clock", self.on_clock)
             world.send(self.describe())
 
     def describe(self):
@@ -151,7 +158,18 @@ class SimBoard(Board):
         return display
 
     def now_us(self):
+        if self._vnow is not None:
+            return self._vnow
         return ticks_us()  # the 30-bit domain of the ring's ticks
+
+    def on_clock(self, msg):
+        stamp = msg.get("us")
+        if not isinstance(stamp, int) or isinstance(stamp, bool) or stamp < 0:
+            raise ValueError("clock needs an int us >= 0")
+        tick = self.tick_for(stamp)
+        if self._vnow is not None and ticks_diff(tick, self._vnow) < 0:
+            raise ValueError("the clock cannot go back")
+        self._vnow = tick
 
     def tick_for(self, stamp_us):
         """The ring tick of a front-end stamp (see the module docstring)."""

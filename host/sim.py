@@ -27,11 +27,14 @@ from host.device_files import ROOT, device_files
 
 SIM_LAUNCH = ROOT / "firmware" / "sim_launch.py"
 BOARD = "sim"
-DEFAULT_HEAPSIZE = "192k"
+# The unix port is a 64-bit build: every object and pointer is twice its size on the
+# Pico's 32-bit RP2040, so the firmware that fits a Pico's ~190 KB needs about twice that here.
+DEFAULT_HEAPSIZE = "320k"
 INSTALL_HEAPSIZE = "8m"  # the installer builds the whole image in RAM
 BOOT_TIMEOUT_S = 20.0  # from start to the firmware's world connection
 QUIT_TIMEOUT_S = 3.0  # for the firmware to close its journal and hang up after "quit"
 SYNC_TIMEOUT_S = 10.0
+SETTLE_MARGIN_US = 200000  # past the last lockout: debounce releases and the final DONE
 EXIT_BAD_IMAGE = 3  # sim_launch.py's status for an image it cannot use
 SCRIPT_MODE = "anomia"
 DECISION_KIND = "decision"
@@ -414,8 +417,15 @@ def emit_json(msg):
     sys.stdout.flush()
 
 
+def settle_us(options):
+    """How far past the last edge the clock must run for every decision and release to land."""
+    lockout_us = options.get("lockout_ms", 10000) * 1000
+    return lockout_us + options.get("tie_window_us", 50000) + SETTLE_MARGIN_US
+
+
 def run_script(device, edges, options):
-    """Feed timed edges in real time, print each decision event; 0 when the device answered all."""
+    """Feed timed edges on the script's own clock, print each decision event; 0 when the device
+    answered all."""
     world = device.world
 
     def handle(messages):
@@ -439,14 +449,16 @@ def run_script(device, edges, options):
                 raise CliError("the device cannot run the script: %s" % msg.get("msg"), 1)
             else:
                 handle([msg])
-    t0 = time.monotonic()
+    # Virtual time: the device's clock is the script's clock, set just before each edge,
+    # so the script runs as fast as the link allows and every decision falls due at
+    # exactly the stamp where it would on a real box.
+    last = 0
     for t_us, player, down in edges:
-        while True:
-            left = t0 + t_us / 1e6 - time.monotonic()
-            if left <= 0:
-                break
-            handle(world.wait(left))
+        world.send({"t": "clock", "us": t_us})
         world.edge(player - 1, down, t_us)
+        last = t_us
+        handle(world.read())
+    world.send({"t": "clock", "us": last + settle_us(options)})
     world.send({"t": "sync", "id": 1})
     deadline = time.monotonic() + SYNC_TIMEOUT_S
     while True:

@@ -28,7 +28,9 @@ the journal a mode appends itself (app.journal.append(kind, data, app.epoch())).
 """
 
 # (name, menu title, module) -- one line per mode that works.
-AVAILABLE = ()
+AVAILABLE = (
+    ("anomia", "Anomia buzzers", "firmware.modes.anomia"),
+)
 
 
 def names():

@@ -1,0 +1,307 @@
+"""Anomia buzzers: fair first-press face-offs, ties and tie-breakers, winning-pile counts.
+
+Player buttons feed the arbiter (firmware/arbiter.py); each decision lights the
+winner (or the tie pattern), sounds, shows winner, gap and scores, and, once its
+lockout is over and every later press is ranked, goes to the journal as an `action`
+record of the anomia_score engine (docs/records.md) together with the arbiter's
+measurements.
+
+Controls while the mode runs:
+  back   undo the last decision (with nothing to undo: back to the menu)
+  mode   end the game (scores and winners shown, a game_end record written)
+  ok     after the end: a new game. Before the first face-off of a game: the number
+         of players cycles 3..8 (kept in the settings).
+"""
+
+import time
+
+from engine import anomia_score
+from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record
+from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+SHOW_DECISION_MS = 1500  # the winner screen stays this long before the scores return
+
+
+def _int_option(options, key, default, lo, hi):
+    v = options.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ValueError("%s must be an int in %d..%d, got %r" % (key, lo, hi, v))
+    return v
+
+
+def gap_text(gap_us):
+    """'by 12.3 ms' for a gap in µs; the OLED has 16 columns."""
+    if gap_us is None or gap_us < 0:
+        return "alone"
+    return "by %d.%d ms" % (gap_us // 1000, (gap_us % 1000) // 100)
+
+
+class Mode:
+    def __init__(self, app, options):
+        settings = app.settings
+        self.app = app
+        self.players = _int_option(options, "players", settings.get("players"), MIN_PLAYERS, MAX_PLAYERS)
+        self.tie_window_us = _int_option(options, "tie_window_us", settings.get("tie_window_us"), 0, 50000)
+        self.lockout_ms = _int_option(options, "lockout_ms", settings.get("lockout_ms"), 0, 10000)
+        self.arb = Arbiter(self.players, self.tie_window_us, self.lockout_ms * 1000)
+        self.game = None  # the anomia_score state
+        self.game_id = None  # seq of the game_start record
+        self.n = 0  # actions applied in this game
+        self.pending = NONE  # a WIN / TIE whose record waits for the end of its lockout
+        self.over = False
+        self.decisions = 0
+        self.storage_error = None
+        self._screen_until = None
+        self._shown_gap = -1
+
+    # ---- the game and its records
+
+    def _names(self):
+        roster = self.app.settings.get("roster")
+        return [roster[p]["name"] for p in range(self.players)]
+
+    def _record(self, kind, data):
+        try:
+            self.app.journal.append(kind, data, self.app.epoch())
+        except OSError as e:  # storage full or failing: keep playing, say so loudly
+            self.storage_error = "%s record not stored: %s" % (kind, e)
+            self.app.leds.error(time.ticks_ms())
+            self.app.emit("storage_error", {"msg": self.storage_error})
+
+    def new_game(self, now_ms):
+        seed = time.ticks_us() & 0x3FFFFFFF
+        self.game = anomia_score.new_game(seed, self.players)
+        self.game_id = self.app.journal.last_seq + 1
+        self.n = 0
+        self.over = False
+        self.pending = NONE
+        self.arb.set_players(self.players)
+        roster = self.app.settings.get("roster")
+        self._record("game_start", {
+            "game": self.game_id,
+            "name": "anomia",
+            "engine": "anomia_score",
+            "seed": seed,
+            "players": [{"name": roster[p]["name"], "colour": roster[p]["colour"]}
+                        for p in range(self.players)],
+            "options": {"tie_window_us": self.tie_window_us, "lockout_ms": self.lockout_ms},
+            "digest": self.game.digest(),
+        })
+        self.app.leds.armed(now_ms)
+        self._show_scores("ANOMIA %dP" % self.players)
+        self.app.emit("game", {"event": "start", "game": self.game_id, "players": self.players})
+
+    def _apply(self, action, detail=None):
+        self.game.apply(action)
+        data = {"game": self.game_id, "n": self.n, "action": action, "digest": self.game.digest(),
+                "scores": self.game.scores()}
+        if detail is not None:
+            data["faceoff"] = detail
+        self.n += 1
+        self._record("action", data)
+
+    def end_game(self, reason, now_ms):
+        if self.game is None or self.over:
+            return
+        self._settle_pending()
+        self.game.apply(["end"])
+        self._record("game_end", {"game": self.game_id, "scores": self.game.scores(),
+                                  "winners": self.game.winners(), "digest": self.game.digest(),
+                                  "reason": reason, "n": self.n})
+        self.n += 1
+        self.over = True
+        names = self._names()
+        best = self.game.winners()
+        self.app.display.winner(names[best[0]] if len(best) == 1 else "TIE",
+                                "%d cards" % self.game.scores()[best[0]], title="GAME OVER")
+        if len(best) > 1:
+            self.app.leds.tie(self._mask(best), now_ms)
+        else:
+            self.app.leds.winner(best[0], now_ms)
+        self.app.emit("game", {"event": "end", "game": self.game_id, "scores": self.game.scores(),
+                               "winners": [p + 1 for p in best], "reason": reason})
+
+    # ---- decisions
+
+    def _mask(self, players):
+        m = 0
+        for p in players:
+            m |= 1 << p
+        return m
+
+    def _poll(self, now_us):
+        arb = self.arb
+        code = arb.poll(now_us)
+        while code != NONE:
+            if code == WIN or code == TIE:
+                self._decided(code)
+            elif code == DONE:
+                self._settle_pending()
+            code = arb.poll(now_us)
+
+    def _decided(self, code):
+        """Show a decision at once; its event and record wait for the lockout's end, when the
+        gap to the 2nd press (which may come after the decision) and the ranks are final."""
+        arb = self.arb
+        now_ms = time.ticks_ms()
+        self.pending = code
+        self.decisions += 1
+        app = self.app
+        if code == WIN:
+            app.leds.winner(arb.winner, now_ms)
+            app.sound.play("winner", now_ms)
+        else:
+            app.leds.tie(arb.tied_mask, now_ms)
+            app.sound.play("tie", now_ms)
+        self._show_decision()
+        self._screen_until = time.ticks_add(now_ms, SHOW_DECISION_MS)
+
+    def _show_decision(self):
+        arb = self.arb
+        names = self._names()
+        gap = arb.gap_us if arb.gap_us >= 0 else None
+        self._shown_gap = arb.gap_us
+        if self.pending == WIN:
+            self.app.display.winner(names[arb.winner], gap_text(gap),
+                                    title="TIE-BREAK" if arb.decided_round else "WINNER")
+        else:
+            tied = " ".join(names[arb.tied[i]] for i in range(arb.n_tied))
+            self.app.display.winner("TIE", tied[:16], title=gap_text(gap).upper())
+
+    def _announce(self, code):
+        arb = self.arb
+        gap = arb.gap_us if arb.gap_us >= 0 else None
+        if code == WIN:
+            self.app.emit("decision", {"event": "win", "winner": arb.winner + 1, "gap_us": gap,
+                                       "tiebreak": arb.decided_round > 0, "scores": self.game.scores()})
+        else:
+            tied = [arb.tied[i] + 1 for i in range(arb.n_tied)]
+            self.app.emit("decision", {"event": "tie", "players": tied, "gap_us": gap,
+                                       "tiebreak": arb.decided_round > 0})
+
+    def _loser(self):
+        """Whose top card the winner takes: the next player who pressed, within a tie-breaker
+        the other tied player who pressed; -1 when nobody else pressed."""
+        arb = self.arb
+        tb = self.game.tiebreak
+        for i in range(1, arb.n_ranked):
+            p = arb.ranked[i]
+            if not tb or p in tb:
+                return p
+        return -1
+
+    def _settle_pending(self):
+        """Write the pending decision (its lockout over, or cut short by undo / end)."""
+        code = self.pending
+        if code == NONE:
+            return
+        self.pending = NONE
+        arb = self.arb
+        detail = faceoff_record(arb)
+        if code == WIN:
+            self._apply(["win", arb.winner, self._loser()], detail)
+        else:
+            self._apply(["tie"] + sorted(arb.tied[i] for i in range(arb.n_tied)), detail)
+        self._announce(code)
+        self.app.leds.armed(time.ticks_ms())
+
+    def undo(self, now_ms):
+        if self.over or not self.arb.undo():
+            return False
+        self._settle_pending()  # the undone decision stays in the journal, followed by its undo
+        self._apply(["undo"])
+        self.app.leds.armed(now_ms)
+        self.app.sound.play("click", now_ms)
+        self._show_scores("UNDONE")
+        self.app.emit("decision", {"event": "undo", "scores": self.game.scores()})
+        return True
+
+    def _show_scores(self, title=None):
+        names = self._names()
+        scores = self.game.scores()
+        tb = self.game.tiebreak
+        if title is None:
+            title = ("TB " + " ".join(names[p] for p in tb)) if tb else "SCORES"
+        self.app.display.scores([(names[p], scores[p]) for p in range(self.players)], title=title[:16])
+        self._screen_until = None
+
+    # ---- the Mode interface
+
+    def start(self, now_ms):
+        self.new_game(now_ms)
+
+    def on_button(self, bit, down, tick_us):
+        if bit < MAX_PLAYERS:
+            if bit >= self.players or self.over:
+                return True
+            if down:
+                # Decide everything due before this press first: exact whatever the batching.
+                self._poll((tick_us - 1) & 0x3FFFFFFF)
+                self.arb.set_ignored(self.app.debouncer.ignored() & 0xFF)
+                self.arb.press(bit, tick_us)
+            else:
+                self.arb.release(bit, tick_us)
+            return True
+        if not down:
+            return bit != BACK_BIT or not self.over
+        now_ms = time.ticks_ms()
+        if bit == BACK_BIT:
+            return self.undo(now_ms)
+        if bit == MODE_BIT:
+            self.end_game("ended", now_ms)
+            return True
+        if bit == OK_BIT:
+            if self.over:
+                self.new_game(now_ms)
+            elif self.n == 0 and self.pending == NONE and self.arb.state == 0:
+                self._change_players(now_ms)
+            return True
+        return False
+
+    def _change_players(self, now_ms):
+        players = self.players + 1 if self.players < MAX_PLAYERS else MIN_PLAYERS
+        try:
+            self.app.settings.update({"players": players})
+        except ValueError as e:  # e.g. a roster shorter than that: say why, keep the count
+            self.storage_error = str(e)
+            self.app.leds.error(now_ms)
+            return
+        self.players = players
+        self._record("game_end", {"game": self.game_id, "scores": self.game.scores(),
+                                  "winners": [], "digest": self.game.digest(),
+                                  "reason": "players_changed", "n": self.n})
+        self.new_game(now_ms)
+
+    def tick(self, now_ms):
+        if self.over:
+            return
+        self._poll(self.app.input_now_us)
+        if self._screen_until is not None:
+            if time.ticks_diff(now_ms, self._screen_until) >= 0:
+                self._show_scores()
+            elif self.pending != NONE and self.arb.gap_us != self._shown_gap:
+                self._show_decision()  # the 2nd press came after the decision: show its gap
+
+    def settled(self, now_ms):
+        self._poll(self.app.input_now_us)
+        return self.pending == NONE and self.arb.state == 0
+
+    def settings_changed(self, changes):
+        # Timing settings apply from the next game; names and colours at once.
+        if "roster" in changes and self.game is not None:
+            self._show_scores()
+
+    def status(self):
+        st = {"game": self.game_id, "players": self.players, "names": self._names(),
+              "scores": self.game.scores() if self.game else None, "decisions": self.decisions,
+              "tiebreak": self.game.tiebreak if self.game else None, "over": self.over,
+              "tie_window_us": self.tie_window_us, "lockout_ms": self.lockout_ms}
+        if self.storage_error:
+            st["storage_error"] = self.storage_error
+        return st
+
+    def stop(self):
+        if not self.over and self.game is not None:
+            self.end_game("left", time.ticks_ms())
