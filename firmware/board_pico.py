@@ -1,0 +1,115 @@
+"""The Pico board (RP2040 / RP2350) built from the "pico" profile of hardware/boards.json:
+button capture, the NeoPixel chain, the I2C OLED and the PWM piezo.
+
+Capture fills the board's EdgeRing with snapshots (mask of buttons down, 30-bit us tick):
+- capture "pio": the player buttons through firmware.pio_capture.PioCapture (one PIO
+  sample of the 8 consecutive player pins per microsecond, timestamps from the PIO's own
+  counter); the control buttons through a pin-IRQ capture beside it.
+- capture "irq": every button through firmware.buttons.IrqCapture.
+Both write disjoint bit fields of the same ring (see docs/buttons-and-arbiter.md).
+
+Hardware modules are reached only through PicoHardware, so tests build this board on
+any runtime with fakes of the same shape.
+"""
+
+from firmware.board import CONTROL_BITS, Board
+from firmware.buttons import IrqCapture
+from firmware.sound import PwmBuzzer
+from firmware.ssd1306 import SSD1306
+from firmware.ticks import ticks_us
+
+CAPTURE_SM = 0  # PIO0, state machine 0
+
+
+class PicoHardware:
+    """The rp2 hardware: machine's Pin/I2C/PWM, neopixel, and the PIO capture."""
+
+    def __init__(self):
+        import machine
+        import neopixel
+
+        self.Pin = machine.Pin
+        self.I2C = machine.I2C
+        self.PWM = machine.PWM
+        self.NeoPixel = neopixel.NeoPixel
+        self.ticks_us = ticks_us
+
+    def pio_capture(self, first_pin, ring):
+        from firmware.pio_capture import PioCapture
+
+        return PioCapture(first_pin, ring, sm_id=CAPTURE_SM)
+
+
+def pixel_order(color_order):
+    """neopixel ORDER tuple: the byte position of R, G, B (and W) for a chain's colour order."""
+    return (color_order.index("R"), color_order.index("G"), color_order.index("B"), 3)
+
+
+class PicoBoard(Board):
+    def __init__(self, profile, hw, ring=None):
+        Pin = hw.Pin
+        self.hw = hw
+        self.missing = []  # optional parts enabled in the profile that did not answer
+
+        leds = profile["leds"]
+        pixels = hw.NeoPixel(Pin(leds["pin"], Pin.OUT), leds["count"])
+        if leds.get("color_order", "GRB") != "GRB":
+            pixels.ORDER = pixel_order(leds["color_order"])
+
+        oled = None
+        o = profile["oled"]
+        if o["enabled"]:
+            i2c = hw.I2C(o["i2c"], sda=Pin(o["sda"]), scl=Pin(o["scl"]), freq=o.get("freq", 400000))
+            if o["address"] in i2c.scan():
+                oled = SSD1306(i2c, o["address"], o.get("width", 128), o.get("height", 64))
+            else:
+                self.missing.append("oled")  # optional: the box runs without it
+
+        buzzer = None
+        if profile["piezo"]["enabled"]:
+            buzzer = PwmBuzzer(hw.PWM(Pin(profile["piezo"]["pin"])))
+
+        Board.__init__(self, profile, pixels, oled, buzzer, ring)
+
+        # IrqCapture takes pins indexed by snapshot bit (None where another capture owns it).
+        by_bit = [None] * (max(CONTROL_BITS.values()) + 1)
+        cpins = profile["controls"].get("pins", {})
+        for c in self.control_names:
+            by_bit[CONTROL_BITS[c]] = Pin(cpins[c], Pin.IN, Pin.PULL_UP)
+        self.capture = profile["capture"]
+        self.pio = None
+        if self.capture == "pio":
+            self.pio = hw.pio_capture(profile["players"]["pins"][0], self.ring)
+        else:
+            pins = profile["players"]["pins"]
+            for i in range(self.n_buttons):
+                by_bit[i] = Pin(pins[i], Pin.IN, Pin.PULL_UP)
+        self.irq = IrqCapture(by_bit, self.ring, hw.ticks_us)
+
+    def now_us(self):
+        return self.hw.ticks_us()
+
+    def read_mask(self):
+        """Buttons down now, read from the pins (not from the ring)."""
+        m = self.irq.read()
+        if self.pio is not None:
+            m |= self.pio.read()
+        return m
+
+    def start_capture(self):
+        if self.capturing:
+            return
+        if self.pio is not None:
+            self.pio.start()
+        self.irq.start()
+        self.capturing = True
+
+    def stop_capture(self):
+        self.irq.stop()
+        if self.pio is not None:
+            self.pio.stop()
+        self.capturing = False
+
+
+def build(profile, hw=None, ring=None):
+    return PicoBoard(profile, hw if hw is not None else PicoHardware(), ring)

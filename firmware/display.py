@@ -1,0 +1,155 @@
+"""Screen layouts in 8x8 text cells over any framebuf-like object (16 x 8 cells on 128x64).
+
+The target needs fill(c), fill_rect(x, y, w, h, c), text(s, x, y, c) and, if it has one,
+show(). Every layout also keeps the screen as plain text lines (get_lines()) so a front-end
+or the serial link can show the OLED's content as text.
+"""
+
+try:
+    import framebuf
+except ImportError:  # CPython with a drawing fake: big text falls back to normal text
+    framebuf = None
+
+CELL = 8  # the framebuf font is 8x8 pixels
+BIG = 2  # scale of the winner line
+
+
+class Display:
+    def __init__(self, fb, width=128, height=64):
+        self.fb = fb
+        self.width = width
+        self.height = height
+        self.cols = width // CELL
+        self.rows = height // CELL
+        self.kind = "blank"
+        self._lines = [""] * self.rows
+        self._glyph_buf = None
+        self._glyph = None
+
+    def get_lines(self):
+        """The screen as text, one string per 8-pixel row (trailing spaces dropped)."""
+        return list(self._lines)
+
+    # -- drawing primitives in cell units --
+
+    def _begin(self, kind):
+        self.kind = kind
+        self.fb.fill(0)
+        for r in range(self.rows):
+            self._lines[r] = ""
+
+    def _finish(self):
+        show = getattr(self.fb, "show", None)
+        if show is not None:
+            show()
+
+    def _clip(self, text):
+        text = str(text)
+        return text[: self.cols]
+
+    def _put(self, row, text, col=0, inverted=False):
+        """Text at a cell position; an inverted row is a lit bar with dark letters."""
+        if not 0 <= row < self.rows:
+            return
+        text = self._clip(text)[: self.cols - col]
+        if inverted:
+            self.fb.fill_rect(0, row * CELL, self.width, CELL, 1)
+        self.fb.text(text, col * CELL, row * CELL, 0 if inverted else 1)
+        line = self._lines[row]
+        if len(line) < col:
+            line = line + " " * (col - len(line))
+        line = line[:col] + text + line[col + len(text) :]
+        self._lines[row] = line.rstrip()
+
+    def _centred(self, text, width):
+        text = str(text)[:width]
+        return " " * ((width - len(text)) // 2) + text
+
+    def _title(self, title):
+        self._put(0, self._centred(title, self.cols), 0, True)
+
+    def _big(self, row, text):
+        """Text at twice the size across rows row and row+1; too long for that -> normal size."""
+        text = str(text)
+        big_cols = self.cols // BIG
+        if len(text) > big_cols or framebuf is None:
+            self._put(row, self._centred(text, self.cols))
+            return
+        x0 = (self.width - len(text) * CELL * BIG) // 2
+        if self._glyph is None:
+            self._glyph_buf = bytearray(CELL)
+            self._glyph = framebuf.FrameBuffer(self._glyph_buf, CELL, CELL, framebuf.MONO_VLSB)
+        g = self._glyph
+        y0 = row * CELL
+        for n in range(len(text)):
+            g.fill(0)
+            g.text(text[n], 0, 0, 1)
+            for y in range(CELL):
+                for x in range(CELL):
+                    if g.pixel(x, y):
+                        self.fb.fill_rect(x0 + (n * CELL + x) * BIG, y0 + y * BIG, BIG, BIG, 1)
+        self._lines[row] = self._centred(text, self.cols).rstrip()
+
+    # -- layouts --
+
+    def clear(self):
+        self._begin("blank")
+        self._finish()
+
+    def text(self, lines, title=None):
+        """Plain lines of text, under a title bar if one is given."""
+        self._begin("text")
+        row = 0
+        if title is not None:
+            self._title(title)
+            row = 1
+        for line in lines:
+            if row >= self.rows:
+                break
+            self._put(row, line)
+            row += 1
+        self._finish()
+
+    def winner(self, name, detail="", title="WINNER"):
+        """Title bar, the winner's name in big letters, an optional detail line below."""
+        self._begin("winner")
+        self._title(title)
+        self._big(3, name)
+        if detail:
+            self._put(self.rows - 1, self._centred(detail, self.cols))
+        self._finish()
+
+    def scores(self, table, title="SCORES"):
+        """(name, score) pairs under a title: one per row, or two columns if they don't fit."""
+        self._begin("scores")
+        self._title(title)
+        free = self.rows - 1
+        if len(table) <= free:
+            for i in range(len(table)):
+                self._put(1 + i, self._score_cell(table[i], self.cols))
+        else:
+            half = self.cols // 2
+            for i in range(min(len(table), 2 * free)):
+                col = 0 if i < free else half
+                self._put(1 + i % free, self._score_cell(table[i], half - 1), col)
+        self._finish()
+
+    def _score_cell(self, entry, width):
+        name, score = entry
+        score = str(score)
+        room = width - len(score) - 1
+        name = str(name)[: max(room, 0)]
+        return name + " " * (width - len(name) - len(score)) + score
+
+    def menu(self, items, selected, title="MENU"):
+        """A scrolling list under a title; the selected item is marked '>' and inverted."""
+        self._begin("menu")
+        self._title(title)
+        visible = self.rows - 1
+        first = 0
+        if selected >= visible:
+            first = selected - visible + 1
+        for i in range(first, min(len(items), first + visible)):
+            mark = ">" if i == selected else " "
+            self._put(1 + i - first, mark + str(items[i]), 0, i == selected)
+        self._finish()

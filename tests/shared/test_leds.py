@@ -1,0 +1,219 @@
+"""LED driver: brightness cap, animation colour sequences over time, writes only on change."""
+
+from firmware import leds as L
+from firmware.leds import Leds
+from tests.shared.compat import raises
+from tests.shared.test_buttons import assert_alloc_free
+
+RED = (255, 0, 0)
+GREEN = (0, 255, 0)
+BLUE = (0, 0, 255)
+WHITE = (255, 255, 255)
+ROSTER = [RED, GREEN, BLUE, WHITE, (255, 255, 0), (255, 0, 255), (0, 255, 255), (255, 128, 0)]
+
+
+class FakePixels:
+    """neopixel-like: keeps the last value per index and counts write() calls; never allocates."""
+
+    def __init__(self, n):
+        self.n = n
+        self.values = [None] * n
+        self.sets = 0
+        self.writes = 0
+
+    def __setitem__(self, i, v):
+        self.values[i] = v
+        self.sets += 1
+
+    def write(self):
+        self.writes += 1
+
+
+def _leds(brightness=255, n=9, colours=ROSTER):
+    px = FakePixels(n)
+    leds = Leds(px, 8, 8, brightness)
+    leds.set_colours(colours)
+    return px, leds
+
+
+def _at(leds, px, t):
+    leds.tick(t)
+    return list(px.values)
+
+
+def _start(leds, mode, t):
+    """Pattern number `mode` (0..5) started at t, on a mix of seats."""
+    if mode == 0:
+        leds.idle(t)
+    elif mode == 1:
+        leds.armed(t)
+    elif mode == 2:
+        leds.winner(3, t)
+    elif mode == 3:
+        leds.tie(0b10011001, t)
+    elif mode == 4:
+        leds.lit(0xFF, t)
+    else:
+        leds.off(t)
+
+
+def test_brightness_cap_is_never_exceeded():
+    for cap in (0, 1, 17, 64, 200, 255):
+        px, leds = _leds(cap)
+        leds.set_status(WHITE)
+        for mode in range(6):
+            _start(leds, mode, 0)
+            leds.error(0)
+            for t in range(0, 3000, 37):
+                leds.tick(t)
+                for v in px.values:
+                    if v is not None:
+                        assert max(v) <= cap, (cap, v)
+    # full white at the cap is exactly the cap (scaling, not clipping, keeps the hue)
+    px, leds = _leds(64)
+    leds.lit(0b11000, 0)
+    assert _at(leds, px, 0)[3] == (64, 64, 64)
+    assert px.values[4] == (64, 64, 0)
+    assert px.values[0] == (0, 0, 0)
+
+
+def test_winner_flashes_in_its_colour_then_stays_lit():
+    px, leds = _leds(255)
+    leds.winner(1, 1000)
+    seen = []
+    for half in range(16):
+        v = _at(leds, px, 1000 + half * L.WINNER_HALF_MS + 10)
+        seen.append(v[1])
+        for p in range(8):
+            if p != 1:
+                assert v[p] == (0, 0, 0)
+    flashes = [GREEN, (0, 0, 0)] * L.WINNER_FLASHES
+    assert seen == flashes + [GREEN] * (16 - len(flashes))
+
+
+def test_tie_alternates_the_tied_players():
+    px, leds = _leds(255)
+    leds.tie((1 << 0) | (1 << 5), 0)
+    lit = []
+    for step in range(6):
+        v = _at(leds, px, step * L.TIE_STEP_MS + 5)
+        on = [p for p in range(8) if v[p] != (0, 0, 0)]
+        assert len(on) == 1, v
+        assert v[on[0]] == ROSTER[on[0]]
+        lit.append(on[0])
+    assert lit == [0, 5, 0, 5, 0, 5]
+    # three tied players take turns in seat order
+    leds.tie(0b10000110, 0)
+    order = []
+    for step in range(6):
+        v = _at(leds, px, step * L.TIE_STEP_MS + 5)
+        order.append([p for p in range(8) if v[p] != (0, 0, 0)][0])
+    assert order == [1, 2, 7, 1, 2, 7]
+    raises(ValueError, leds.tie, 0, 0)
+
+
+def test_idle_breathes_between_dim_and_full():
+    px, leds = _leds(255)
+    leds.idle(0)
+    reds = [_at(leds, px, t)[0][0] for t in range(0, L.BREATH_PERIOD_MS + 1, 100)]
+    assert reds[0] == L.scaled(RED, L.BREATH_MIN_LEVEL, 255)[0] > 0
+    assert max(reds) == 255 == reds[len(reds) // 2]
+    assert reds == reds[::-1]  # symmetric swell and fade
+    half = len(reds) // 2
+    assert all(reds[i] <= reds[i + 1] for i in range(half))
+
+
+def test_armed_is_steady_and_dim_and_writes_once():
+    px, leds = _leds(255)
+    leds.armed(0)
+    v = _at(leds, px, 0)
+    assert v[2] == L.scaled(BLUE, L.ARMED_LEVEL, 255)
+    assert 0 < v[2][2] < 255
+    writes = px.writes
+    for t in range(1, 5000, 50):
+        assert leds.tick(t) is False
+    assert px.writes == writes
+
+
+def test_no_write_when_nothing_changed():
+    px, leds = _leds(64)
+    leds.lit(0b101, 0)
+    assert leds.tick(0) is True
+    assert px.writes == 1
+    sets = px.sets
+    assert leds.tick(0) is False
+    assert leds.tick(100) is False
+    assert px.writes == 1 and px.sets == sets
+    # one LED changes -> one write, only that LED set again
+    leds.lit(0b100, 200)
+    assert leds.tick(200) is True
+    assert px.writes == 2 and px.sets == sets + 1
+    # same brightness twice: values equal, nothing written
+    leds.set_brightness(64)
+    assert leds.tick(300) is False
+
+
+def test_refresh_rewrites_everything():
+    px, leds = _leds(64)
+    leds.off()
+    leds.tick(0)
+    sets = px.sets
+    leds.refresh()
+    assert leds.tick(1) is True
+    assert px.sets == sets + 9
+
+
+def test_error_blinks_status_red_over_player_pattern():
+    px, leds = _leds(100)
+    leds.set_status(GREEN)
+    leds.lit(0b1, 0)
+    leds.error(1000, blinks=3)
+    status = []
+    for half in range(8):
+        v = _at(leds, px, 1000 + half * L.ERROR_HALF_MS + 1)
+        assert v[0] == (100, 0, 0)  # the player's LED is untouched by the error blink
+        status.append(v[8])
+    red, off, green = (100, 0, 0), (0, 0, 0), (0, 100, 0)
+    assert status == [red, off, red, off, red, off, green, green]
+
+
+def test_seats_without_colour_stay_dark_and_mapping_is_respected():
+    px = FakePixels(9)
+    order = [7, 6, 5, 4, 3, 2, 1, 0]
+    leds = Leds(px, 8, 8, 255, order)
+    leds.set_colours([RED, None, BLUE])
+    leds.lit(0xFF, 0)
+    v = _at(leds, px, 0)
+    assert v[7] == RED and v[5] == BLUE
+    assert v[6] == (0, 0, 0) and v[0] == (0, 0, 0)
+
+
+def test_bad_configuration_is_rejected():
+    px = FakePixels(9)
+    raises(ValueError, Leds, px, 8, 9)  # status LED beyond the chain
+    raises(ValueError, Leds, px, 8, 8, 300)
+    leds = Leds(px, 8, 8)
+    raises(ValueError, leds.set_colours, [RED] * 9)
+    raises(ValueError, leds.set_colours, [(256, 0, 0)])
+    raises(ValueError, leds.set_colours, [(1, 2)])
+    raises(ValueError, leds.winner, 8, 0)
+    raises(ValueError, leds.set_brightness, -1)
+
+
+def test_tick_allocates_nothing():
+    # heap_lock catches allocation; mem_total also catches heap frames (> 11 slots)
+    px, leds = _leds(64)
+    leds.set_status(BLUE)
+
+    def make():
+        def run():
+            for mode in range(6):
+                _start(leds, mode, 0)
+                leds.error(0)
+                for t in range(0, 3000, 40):
+                    leds.tick(t)
+
+        return run
+
+    assert_alloc_free(make)
+    assert px.writes > 50
