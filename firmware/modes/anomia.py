@@ -13,11 +13,10 @@ Controls while the mode runs:
          of players cycles 3..8 (kept in the settings).
 """
 
-import time
-
 from engine import anomia_score
 from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT
+from firmware.ticks import ticks_add, ticks_diff, ticks_us
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -67,11 +66,11 @@ class Mode:
             self.app.journal.append(kind, data, self.app.epoch())
         except OSError as e:  # storage full or failing: keep playing, say so loudly
             self.storage_error = "%s record not stored: %s" % (kind, e)
-            self.app.leds.error(time.ticks_ms())
+            self.app.leds.error(self.app.now_ms())
             self.app.emit("storage_error", {"msg": self.storage_error})
 
     def new_game(self, now_ms):
-        seed = time.ticks_us() & 0x3FFFFFFF
+        seed = ticks_us() & 0x3FFFFFFF
         self.game = anomia_score.new_game(seed, self.players)
         self.game_id = self.app.journal.last_seq + 1
         self.n = 0
@@ -145,7 +144,7 @@ class Mode:
         """Show a decision at once; its event and record wait for the lockout's end, when the
         gap to the 2nd press (which may come after the decision) and the ranks are final."""
         arb = self.arb
-        now_ms = time.ticks_ms()
+        now_ms = self.app.now_ms()
         self.pending = code
         self.decisions += 1
         app = self.app
@@ -156,7 +155,7 @@ class Mode:
             app.leds.tie(arb.tied_mask, now_ms)
             app.sound.play("tie", now_ms)
         self._show_decision()
-        self._screen_until = time.ticks_add(now_ms, SHOW_DECISION_MS)
+        self._screen_until = ticks_add(now_ms, SHOW_DECISION_MS)
 
     def _show_decision(self):
         arb = self.arb
@@ -205,12 +204,14 @@ class Mode:
         else:
             self._apply(["tie"] + sorted(arb.tied[i] for i in range(arb.n_tied)), detail)
         self._announce(code)
-        self.app.leds.armed(time.ticks_ms())
+        self.app.leds.armed(self.app.now_ms())
 
     def undo(self, now_ms):
-        if self.over or not self.arb.undo():
+        if self.over:
             return False
         self._settle_pending()  # the undone decision stays in the journal, followed by its undo
+        if not self.arb.undo():
+            return False
         self._apply(["undo"])
         self.app.leds.armed(now_ms)
         self.app.sound.play("click", now_ms)
@@ -246,7 +247,7 @@ class Mode:
             return True
         if not down:
             return bit != BACK_BIT or not self.over
-        now_ms = time.ticks_ms()
+        now_ms = self.app.now_ms()
         if bit == BACK_BIT:
             return self.undo(now_ms)
         if bit == MODE_BIT:
@@ -279,7 +280,7 @@ class Mode:
             return
         self._poll(self.app.input_now_us)
         if self._screen_until is not None:
-            if time.ticks_diff(now_ms, self._screen_until) >= 0:
+            if ticks_diff(now_ms, self._screen_until) >= 0:
                 self._show_scores()
             elif self.pending != NONE and self.arb.gap_us != self._shown_gap:
                 self._show_decision()  # the 2nd press came after the decision: show its gap
@@ -304,4 +305,4 @@ class Mode:
 
     def stop(self):
         if not self.over and self.game is not None:
-            self.end_game("left", time.ticks_ms())
+            self.end_game("left", self.app.now_ms())

@@ -1,5 +1,6 @@
 """Small helpers so one test file runs under pytest (CPython) and tests/mpy_runner.py (MicroPython)."""
 
+import os
 import sys
 
 IS_MICROPYTHON = sys.implementation.name == "micropython"
@@ -53,3 +54,31 @@ def no_alloc(fn, a=_NONE, b=_NONE):
         return fn(a, b)
     finally:
         micropython.heap_unlock()
+
+
+def remove_tree(path):
+    for name in os.listdir(path):
+        sub = path + "/" + name
+        if os.stat(sub)[0] & 0x4000:  # S_IFDIR
+            remove_tree(sub)
+        else:
+            os.remove(sub)
+    os.rmdir(path)
+
+
+_counter = [0]
+
+
+class tmp_dir:
+    """A fresh empty directory under /tmp, removed with everything in it on exit (both runtimes)."""
+
+    def __enter__(self):
+        _counter[0] += 1
+        tag = "".join("%02x" % b for b in os.urandom(4))
+        self.path = "/tmp/tablemate-test-%s-%d" % (tag, _counter[0])
+        os.mkdir(self.path)
+        return self.path
+
+    def __exit__(self, *exc):
+        remove_tree(self.path)
+        return False

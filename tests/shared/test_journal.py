@@ -1,6 +1,6 @@
 """Journal: append/reopen, paging, ack + prune, torn-tail cut, mid-file corruption policy.
 
-Runs over a real directory on both runtimes (tmp_dir below); the same journal over
+Runs over a real directory on both runtimes (compat.tmp_dir); the same journal over
 littlefs and power cuts are covered by test_powercut.py.
 """
 
@@ -8,34 +8,7 @@ import os
 
 from firmware.journal import Journal
 from firmware.record import encode_record
-from tests.shared.compat import raises
-
-_counter = [0]
-
-
-class tmp_dir:
-    """A fresh empty directory under /tmp, removed with everything in it on exit (both runtimes)."""
-
-    def __enter__(self):
-        _counter[0] += 1
-        tag = "".join("%02x" % b for b in os.urandom(4))
-        self.path = "/tmp/tablemate-test-%s-%d" % (tag, _counter[0])
-        os.mkdir(self.path)
-        return self.path
-
-    def __exit__(self, *exc):
-        remove_tree(self.path)
-        return False
-
-
-def remove_tree(path):
-    for name in os.listdir(path):
-        sub = path + "/" + name
-        if os.stat(sub)[0] & 0x4000:  # S_IFDIR
-            remove_tree(sub)
-        else:
-            os.remove(sub)
-    os.rmdir(path)
+from tests.shared.compat import raises, tmp_dir
 
 
 def data_for(seq):

@@ -4,8 +4,7 @@ import json
 import os
 
 from firmware.settings import MODES, SCHEMA, Settings, SettingsError, bad_path, defaults
-from tests.shared.compat import raises
-from tests.shared.test_journal import tmp_dir
+from tests.shared.compat import raises, tmp_dir
 
 COLOURS = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0],
            [255, 0, 255], [0, 255, 255], [255, 128, 0], [255, 255, 255]]

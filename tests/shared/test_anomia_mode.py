@@ -1,0 +1,222 @@
+"""The Anomia buzzer mode against a stand-in app with real storage: decisions, records that
+replay through the scorekeeper engine, ranks, undo, end of game, players on the box."""
+
+from engine import anomia_score
+from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT
+from firmware.journal import Journal
+from firmware.modes.anomia import Mode, gap_text
+from firmware.settings import Settings
+from tests.shared.compat import raises, tmp_dir
+
+MS = 1000
+
+
+class Recorder:
+    """Stands in for LEDs, sound and display: remembers every call."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        def call(*args, **kwargs):
+            self.calls.append((name,) + args)
+
+        return call
+
+
+class FakeDebouncer:
+    def ignored(self):
+        return 0
+
+
+class FakeApp:
+    def __init__(self, path):
+        self.settings = Settings(path + "/settings.json")
+        self.journal = Journal(path + "/journal")
+        self.leds = Recorder()
+        self.sound = Recorder()
+        self.display = Recorder()
+        self.debouncer = FakeDebouncer()
+        self.events = []
+        self.input_now_us = 0
+
+    def emit(self, kind, fields=None):
+        self.events.append((kind, fields))
+
+    def epoch(self):
+        return None
+
+    def now_ms(self):
+        return 0
+
+    def decisions(self):
+        return [f for k, f in self.events if k == "decision"]
+
+    def records(self):
+        return self.journal.records_since(0, 1000)
+
+
+def start(path, **options):
+    app = FakeApp(path)
+    mode = Mode(app, options)
+    mode.start(0)
+    return app, mode
+
+
+def press(mode, player, t_us, hold_us=50 * MS):
+    mode.on_button(player, 1, t_us)
+    mode.on_button(player, 0, t_us + hold_us)
+
+
+def advance(app, mode, t_us):
+    app.input_now_us = t_us
+    mode.tick(0)
+
+
+def replay(records):
+    """Rebuild the game from its records as the host does; every digest must match."""
+    start_rec = [r for r in records if r["kind"] == "game_start"][-1]["data"]
+    game = anomia_score.new_game(start_rec["seed"], len(start_rec["players"]), **{})
+    assert game.digest() == start_rec["digest"]
+    for r in records:
+        if r["kind"] == "action" and r["data"]["game"] == start_rec["game"]:
+            game.apply(r["data"]["action"])
+            assert game.digest() == r["data"]["digest"], r
+    return game
+
+
+def test_win_is_recorded_after_the_lockout_with_ranks_and_loser():
+    with tmp_dir() as d:
+        app, mode = start(d, players=4, tie_window_us=1000, lockout_ms=800)
+        press(mode, 2, 10 * MS)
+        press(mode, 0, 14 * MS)
+        advance(app, mode, 12 * MS)  # decided: P3 wins, but the lockout still runs
+        assert [c[0] for c in app.leds.calls][-1] == "winner"
+        assert app.decisions() == []
+        press(mode, 3, 300 * MS)  # ranked 3rd during the lockout
+        advance(app, mode, 900 * MS)
+        ev = app.decisions()
+        assert ev == [{"event": "win", "winner": 3, "gap_us": 4000, "tiebreak": False,
+                       "scores": [0, 0, 1, 0]}]
+        rec = [r for r in app.records() if r["kind"] == "action"]
+        assert len(rec) == 1
+        data = rec[0]["data"]
+        assert data["action"] == ["win", 2, 0]  # the 2nd presser lost a card
+        assert [p[0] for p in data["faceoff"]["presses"]] == [2, 0, 3]
+        assert [p[2] for p in data["faceoff"]["presses"]] == [1, 2, 3]
+        assert data["faceoff"]["gap_us"] == 4000
+        assert replay(app.records()).scores() == [0, 0, 1, 0]
+
+
+def test_tie_then_tiebreak_only_the_tied_players_count():
+    with tmp_dir() as d:
+        app, mode = start(d, players=5, tie_window_us=1000, lockout_ms=500)
+        press(mode, 1, 10 * MS)
+        press(mode, 4, 10 * MS + 400)
+        advance(app, mode, 600 * MS)
+        assert app.decisions()[0]["event"] == "tie"
+        assert app.decisions()[0]["players"] == [2, 5]
+        press(mode, 0, 700 * MS)  # not in the tie-breaker
+        press(mode, 4, 710 * MS)
+        advance(app, mode, 1500 * MS)
+        win = app.decisions()[1]
+        assert win["winner"] == 5 and win["tiebreak"] is True
+        assert win["scores"] == [0, 0, 0, 0, 1]
+        actions = [r["data"]["action"] for r in app.records() if r["kind"] == "action"]
+        assert actions == [["tie", 1, 4], ["win", 4, -1]]
+        replay(app.records())
+
+
+def test_back_undoes_the_last_decision_and_back_with_nothing_leaves():
+    with tmp_dir() as d:
+        app, mode = start(d, players=3)
+        press(mode, 0, 10 * MS)
+        advance(app, mode, 20 * MS)
+        assert mode.on_button(BACK_BIT, 1, 30 * MS) is True
+        assert mode.game.scores() == [0, 0, 0]
+        actions = [r["data"]["action"] for r in app.records() if r["kind"] == "action"]
+        assert actions == [["win", 0, -1], ["undo"]]
+        assert app.decisions()[-1] == {"event": "undo", "scores": [0, 0, 0]}
+        replay(app.records())
+        assert mode.on_button(BACK_BIT, 1, 40 * MS) is False  # nothing left: the app goes to the menu
+        # the face-off is open again: a new press decides it
+        press(mode, 1, 2000 * MS)
+        advance(app, mode, 4000 * MS)
+        assert mode.game.scores() == [0, 1, 0]
+
+
+def test_cascading_faceoffs_each_recorded():
+    with tmp_dir() as d:
+        app, mode = start(d, players=4, lockout_ms=300)
+        t = 0
+        for winner in (0, 1, 2, 3, 0, 0):
+            t += 400 * MS
+            press(mode, winner, t)
+        advance(app, mode, t + 400 * MS)
+        assert mode.game.scores() == [3, 1, 1, 1]
+        assert len(app.decisions()) == 6
+        assert replay(app.records()).scores() == [3, 1, 1, 1]
+
+
+def test_mode_button_ends_the_game_and_ok_starts_a_new_one():
+    with tmp_dir() as d:
+        app, mode = start(d, players=3, lockout_ms=100)
+        press(mode, 1, 10 * MS)
+        advance(app, mode, 500 * MS)
+        mode.on_button(MODE_BIT, 1, 600 * MS)
+        end = [r for r in app.records() if r["kind"] == "game_end"]
+        assert end[-1]["data"]["winners"] == [1] and end[-1]["data"]["reason"] == "ended"
+        press(mode, 2, 700 * MS)  # ignored once the game is over
+        assert mode.game.scores() == [0, 1, 0]
+        old = mode.game_id
+        mode.on_button(OK_BIT, 1, 800 * MS)
+        assert mode.game_id != old and mode.game.scores() == [0, 0, 0]
+        starts = [r for r in app.records() if r["kind"] == "game_start"]
+        assert [s["seq"] for s in starts] == [s["data"]["game"] for s in starts]
+
+
+def test_ok_before_the_first_faceoff_cycles_players_and_keeps_the_setting():
+    with tmp_dir() as d:
+        app, mode = start(d)
+        assert mode.players == 4
+        mode.on_button(OK_BIT, 1, 0)
+        assert mode.players == 5 and app.settings.get("players") == 5
+        assert Settings(d + "/settings.json").get("players") == 5
+
+
+def test_presses_beyond_the_player_count_are_ignored():
+    with tmp_dir() as d:
+        app, mode = start(d, players=3)
+        press(mode, 6, 10 * MS)
+        advance(app, mode, 2000 * MS)
+        assert app.decisions() == []
+
+
+def test_storage_failure_is_reported_and_play_goes_on():
+    with tmp_dir() as d:
+        app, mode = start(d, players=3, lockout_ms=100)
+
+        def full(kind, data, t=None):
+            raise OSError(28)
+
+        app.journal.append = full
+        press(mode, 0, 10 * MS)
+        advance(app, mode, 500 * MS)
+        assert mode.game.scores() == [1, 0, 0]
+        assert "not stored" in mode.status()["storage_error"]
+        assert any(k == "storage_error" for k, f in app.events)
+        assert any(c[0] == "error" for c in app.leds.calls)
+
+
+def test_bad_options_are_refused():
+    with tmp_dir() as d:
+        app = FakeApp(d)
+        raises(ValueError, Mode, app, {"players": 2})
+        raises(ValueError, Mode, app, {"tie_window_us": -1})
+        raises(ValueError, Mode, app, {"lockout_ms": True})
+
+
+def test_gap_text():
+    assert gap_text(None) == "alone"
+    assert gap_text(12345) == "by 12.3 ms"
+    assert gap_text(999) == "by 0.9 ms"
