@@ -40,7 +40,7 @@ def build_parser():
     parser = _Parser(prog="tablemate", description="tabletop companion box: firmware and host tools")
     parser.add_argument("--version", action="version", version="tablemate " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, modname in COMMANDS.items():
+    for modname in COMMANDS.values():
         try:
             mod = importlib.import_module(modname)
         except ModuleNotFoundError as e:

@@ -73,7 +73,7 @@ def compile_check(root=ROOT):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--list"]:
-        for src, dest in device_files():
+        for _src, dest in device_files():
             print(dest)
         return 0
     if argv == ["--compile-check"]:

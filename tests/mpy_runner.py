@@ -6,8 +6,8 @@ run on MicroPython raises SkipTest (from tests.shared.compat) and is counted
 as skipped. Prints one summary line: "micropython: N passed, F failed, S skipped".
 """
 
-import sys
 import os
+import sys
 
 ROOT = __file__.rsplit("/tests/", 1)[0] if "/tests/" in __file__ else "."
 if ROOT not in sys.path:

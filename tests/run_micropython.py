@@ -39,7 +39,8 @@ def main(argv=None):
     passed = failed = skipped = 0
     broken = []
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = pool.map(lambda m: run_module(args.micropython, args.heapsize, m), args.modules or modules())
+        names = args.modules or modules()
+        results = pool.map(lambda m: run_module(args.micropython, args.heapsize, m), names)
         for name, res in results:
             m = SUMMARY.search(res.stdout)
             if m is None or res.returncode != 0:
