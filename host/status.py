@@ -1,0 +1,63 @@
+"""`tablemate status --port PATH`: say hello to a box (or the virtual device) and show its status."""
+
+import json
+import sys
+
+from host.cli import CliError
+from host.serial_client import DeviceClient, LinkError, mpy_info
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("status", help="show a connected box's firmware, mode and journal")
+    p.add_argument("--port", required=True, help="serial port of the box, e.g. /dev/ttyACM0 or the sim's pty")
+    p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each reply (default 2)")
+    p.add_argument("--json", action="store_true", help="print the raw hello and status replies as JSON")
+    p.set_defaults(func=run)
+
+
+def _runtime(info):
+    if info.get("impl") != "micropython":
+        return str(info.get("impl"))
+    text = "MicroPython %s" % info.get("micropython")
+    mpy = mpy_info(info.get("mpy"))
+    if mpy:
+        text += ", mpy v%d.%d (%s)" % mpy
+    return text
+
+
+def _value(v):
+    return json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else str(v)
+
+
+def format_status(port, info, st):
+    j = st["journal"] or {}
+    lines = [
+        "tablemate on %s" % port,
+        "  firmware  %s on board %s" % (info.get("firmware"), info.get("board")),
+        "  protocol  %s" % info.get("proto"),
+        "  runtime   %s" % _runtime(info),
+    ]
+    app = st["status"] if isinstance(st["status"], dict) else {"status": st["status"]}
+    for key in sorted(app):
+        lines.append("  %-9s %s" % (key, _value(app[key])))
+    lines.append("  journal   %s records (seq %s..%s), acked up to %s, %s segments, %s bytes"
+                 % (j.get("records"), j.get("first_seq"), j.get("last_seq"), j.get("acked"),
+                    j.get("segments"), j.get("bytes")))
+    if j.get("bad_records") or j.get("torn_bytes_cut"):
+        lines.append("  damage    %s bad records skipped, %s torn bytes cut"
+                     % (j.get("bad_records"), j.get("torn_bytes_cut")))
+    return "\n".join(lines) + "\n"
+
+
+def run(args):
+    try:
+        with DeviceClient(args.port, timeout=args.timeout) as dev:
+            st = dev.status()
+            info = dev.info
+    except LinkError as e:
+        raise CliError(str(e), 1)
+    if args.json:
+        sys.stdout.write(json.dumps({"hello": info, "status": st}, sort_keys=True, indent=2) + "\n")
+    else:
+        sys.stdout.write(format_status(args.port, info, st))
+    return 0
