@@ -1,0 +1,144 @@
+"""`tablemate games list | show ID | export ID --format json|csv`: the games in the store."""
+
+import csv
+import io
+import json
+import sys
+import time
+
+from host import db as dbmod
+
+CSV_COLUMNS = ("seq", "kind", "t", "n", "action", "digest", "first_us", "gap_us", "tie", "tiebreak",
+               "window_us", "presses", "scores", "winners", "reason")
+
+
+def when(t):
+    """Epoch seconds as local time, or '-' when the device clock was never set."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) if isinstance(t, int) else "-"
+
+
+def player_names(game):
+    return [p.get("name") or "P%d" % (i + 1) for i, p in enumerate(game["players"])]
+
+
+def _status(game):
+    if not game["ended"]:
+        return "open"
+    return game["reason"] or "ended"
+
+
+def _scores_text(game):
+    if not game["scores"]:
+        return "-"
+    names = player_names(game)
+    return " ".join("%s:%s" % (names[i] if i < len(names) else i, s) for i, s in enumerate(game["scores"]))
+
+
+def list_games(store, out):
+    games = store.games()
+    if not games:
+        out.write("no games stored in %s (run `tablemate sync`)\n" % store.path)
+        return
+    out.write("%4s  %-16s  %-12s  %-16s  %7s  %-8s  %s\n"
+              % ("ID", "STARTED", "GAME", "DEVICE", "ACTIONS", "STATUS", "SCORES"))
+    for g in games:
+        out.write("%4d  %-16s  %-12s  %-16s  %7d  %-8s  %s\n"
+                  % (g["id"], when(g["start_t"]), g["name"] or g["engine"] or "?", g["device_id"][:16],
+                     g["actions"], _status(g), _scores_text(g)))
+
+
+def show_game(store, game, out):
+    names = player_names(game)
+    out.write("game %d: %s (engine %s)\n" % (game["id"], game["name"], game["engine"]))
+    out.write("  device   %s, records %d..%d\n" % (game["device_id"], game["start_seq"], game["last_seq"]))
+    out.write("  started  %s   ended %s (%s)\n" % (when(game["start_t"]), when(game["end_t"]), _status(game)))
+    out.write("  seed     %s   options %s\n" % (game["seed"], json.dumps(game["options"], sort_keys=True)))
+    out.write("  players  %s\n" % ", ".join(names))
+    out.write("  actions  %d\n" % game["actions"])
+    if game["scores"] is not None:
+        out.write("  scores   %s\n" % _scores_text(game))
+        winners = [names[w] for w in game["winners"] or [] if 0 <= w < len(names)]
+        out.write("  winners  %s\n" % ", ".join(winners))
+    out.write("\n%6s  %-10s  %4s  %-18s  %s\n" % ("SEQ", "KIND", "N", "ACTION", "DETAIL"))
+    for rec in store.game_records(game["id"]):
+        d = rec["data"]
+        detail = ""
+        fo = d.get("faceoff")
+        if isinstance(fo, dict):
+            gap = fo.get("gap_us")
+            detail = "gap %s%s%s" % ("-" if gap is None else "%.3f ms" % (gap / 1000.0),
+                                     " tie" if fo.get("tie") else "",
+                                     " tiebreak" if fo.get("tiebreak") else "")
+        elif rec["kind"] == "game_end":
+            detail = "scores %s, %s" % (d.get("scores"), d.get("reason"))
+        action = json.dumps(d.get("action")) if "action" in d else ""
+        n = d.get("n", "")
+        out.write("%6d  %-10s  %4s  %-18s  %s\n" % (rec["seq"], rec["kind"], n, action, detail))
+
+
+def export_json(store, game):
+    records = [{k: r[k] for k in ("seq", "kind", "t", "data")} for r in store.game_records(game["id"])]
+    return json.dumps({"game": game, "records": records}, indent=2, sort_keys=True) + "\n"
+
+
+def _cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, dict)):
+        return json.dumps(v, separators=(",", ":"))
+    return v
+
+
+def export_csv(store, game):
+    """One row per record of the game; JSON values (actions, presses) as compact JSON cells."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for rec in store.game_records(game["id"]):
+        d = rec["data"]
+        fo = d.get("faceoff") if isinstance(d.get("faceoff"), dict) else {}
+        row = {"seq": rec["seq"], "kind": rec["kind"], "t": rec["t"]}
+        for k in ("n", "action", "digest", "scores", "winners", "reason"):
+            row[k] = d.get(k)
+        for k in ("first_us", "gap_us", "tie", "tiebreak", "window_us", "presses"):
+            row[k] = fo.get(k)
+        w.writerow([_cell(row.get(c)) for c in CSV_COLUMNS])
+    return buf.getvalue()
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("games", help="list, show and export the stored games")
+    dbmod.add_db_argument(p)
+    sub = p.add_subparsers(dest="games_command", metavar="{list,show,export}")
+    sub.required = True
+    ls = sub.add_parser("list", help="one line per stored game")
+    dbmod.add_db_argument(ls, nested=True)
+    show = sub.add_parser("show", help="a game's details and records")
+    show.add_argument("game_id", metavar="ID", type=int)
+    dbmod.add_db_argument(show, nested=True)
+    ex = sub.add_parser("export", help="a game's records as JSON or CSV")
+    ex.add_argument("game_id", metavar="ID", type=int)
+    ex.add_argument("--format", choices=("json", "csv"), default="json")
+    ex.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    dbmod.add_db_argument(ex, nested=True)
+    p.set_defaults(func=run)
+
+
+def run(args):
+    with dbmod.open_from_args(args) as store:
+        if args.games_command == "list":
+            list_games(store, sys.stdout)
+            return 0
+        game = dbmod.game_from_args(store, args.game_id)
+        if args.games_command == "show":
+            show_game(store, game, sys.stdout)
+            return 0
+        text = export_csv(store, game) if args.format == "csv" else export_json(store, game)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0

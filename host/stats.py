@@ -1,0 +1,228 @@
+"""`tablemate stats [--db FILE] [--plot FILE.png] [--game ID]`: face-off statistics per player.
+
+Per roster name, over every stored game (or one): face-offs won, ties, and the
+winning gaps (how far ahead of the second press the winner was: the face-off's
+gap_us, shown in ms) as a median and a distribution. An undo takes back the
+face-off it reverts, as the engine does. --plot writes a PNG with a histogram of
+the winning gaps and the scores over a game (--game, else the latest one).
+"""
+
+import statistics
+import sys
+
+from host import db as dbmod
+from host.games import player_names
+from host.replay import ReplayMismatch, replay
+
+TICK_MASK = (1 << 30) - 1  # face-off times are in the device's 30-bit µs tick domain
+# Upper bounds (ms) of the distribution buckets; the last bucket is open-ended.
+BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
+
+
+class PlayerStats:
+    def __init__(self, name, colour=None):
+        self.name = name
+        self.colour = colour
+        self.won = 0
+        self.ties = 0
+        self.gaps_us = []
+
+    def median_gap_us(self):
+        return statistics.median(self.gaps_us) if self.gaps_us else None
+
+    def distribution(self):
+        return distribution(self.gaps_us)
+
+
+def distribution(gaps_us):
+    """Counts of gaps per BUCKETS_MS bucket (plus the open-ended last one)."""
+    counts = [0] * (len(BUCKETS_MS) + 1)
+    for g in gaps_us:
+        ms = g / 1000.0
+        i = 0
+        while i < len(BUCKETS_MS) and ms >= BUCKETS_MS[i]:
+            i += 1
+        counts[i] += 1
+    return counts
+
+
+def bucket_labels():
+    labels = []
+    lo = 0
+    for hi in BUCKETS_MS:
+        labels.append("<%d" % hi if lo == 0 else "%d-%d" % (lo, hi))
+        lo = hi
+    labels.append("%d+" % lo)
+    return labels
+
+
+def _tied_players(action, faceoff):
+    if len(action) >= 3:
+        return list(action[1:])
+    # An engine whose tie action names nobody: the players who pressed within the window.
+    first, window = faceoff.get("first_us"), faceoff.get("window_us")
+    if not isinstance(first, int) or not isinstance(window, int):
+        return []
+    return [p[0] for p in faceoff.get("presses") or [] if ((p[1] - first) & TICK_MASK) <= window]
+
+
+def game_events(records):
+    """The face-off outcomes that stand at the end of a game: [("win", player, gap_us|None) |
+    ("tie", [players])], undone ones removed."""
+    actions = [r for r in records if r["kind"] == "action"]
+    actions.sort(key=lambda r: (r["data"].get("n", 0), r["seq"]))
+    events = []
+    for rec in actions:
+        d = rec["data"]
+        action = d.get("action")
+        if not isinstance(action, list) or not action:
+            continue
+        faceoff = d.get("faceoff") if isinstance(d.get("faceoff"), dict) else {}
+        op = action[0]
+        if op == "win" and len(action) >= 2:
+            gap = faceoff.get("gap_us")
+            measured = isinstance(gap, int) and not faceoff.get("tie")
+            events.append(("win", action[1], gap if measured else None))
+        elif op == "tie":
+            events.append(("tie", _tied_players(action, faceoff)))
+        elif op == "undo" and events:
+            events.pop()
+    return events
+
+
+def collect(store, game_ids):
+    """{roster name: PlayerStats} over the given games, in order of first appearance."""
+    by_name = {}
+    for gid in game_ids:
+        game = store.game(gid)
+        names = player_names(game)
+
+        def player(i, game=game, names=names):
+            if not isinstance(i, int) or not 0 <= i < len(names):
+                return None
+            if names[i] not in by_name:
+                by_name[names[i]] = PlayerStats(names[i], game["players"][i].get("colour"))
+            return by_name[names[i]]
+
+        for i in range(len(names)):
+            player(i)
+        for ev in game_events(store.game_records(gid)):
+            if ev[0] == "win":
+                ps = player(ev[1])
+                if ps:
+                    ps.won += 1
+                    if ev[2] is not None:
+                        ps.gaps_us.append(ev[2])
+            else:
+                for i in ev[1]:
+                    ps = player(i)
+                    if ps:
+                        ps.ties += 1
+    return by_name
+
+
+def score_curve(records):
+    """[scores after setup, after action 0, ...] by replaying the game's records."""
+    curve = []
+    replay(records, after=lambda state, rec: curve.append(state.scores()))
+    return curve
+
+
+def ms(us):
+    return "-" if us is None else "%.3f ms" % (us / 1000.0)
+
+
+def report(stats, out):
+    labels = bucket_labels()
+    width = max([6] + [len(n) for n in stats])
+    out.write("%-*s  %5s  %4s  %12s   winning gaps (ms): %s\n"
+              % (width, "PLAYER", "WON", "TIES", "MEDIAN GAP", " ".join("%6s" % lb for lb in labels)))
+    for ps in stats.values():
+        out.write("%-*s  %5d  %4d  %12s   %18s %s\n"
+                  % (width, ps.name, ps.won, ps.ties, ms(ps.median_gap_us()), "",
+                     " ".join("%6d" % c for c in ps.distribution())))
+    all_gaps = [g for ps in stats.values() for g in ps.gaps_us]
+    out.write("%d face-offs won, %d gaps measured, overall median gap %s\n"
+              % (sum(ps.won for ps in stats.values()), len(all_gaps),
+                 ms(statistics.median(all_gaps) if all_gaps else None)))
+
+
+def _rgb(colour):
+    if isinstance(colour, list) and len(colour) == 3 and all(isinstance(c, int) for c in colour):
+        return tuple(max(0, min(255, c)) / 255.0 for c in colour)
+    return None
+
+
+def plot(path, stats, curve_game, curve):
+    """Write a PNG: winning-gap histogram per player, and the scores over one game."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(10, 4.5), dpi=100)
+    FigureCanvasAgg(fig)
+    ax1, ax2 = fig.subplots(1, 2)
+    with_gaps = [ps for ps in stats.values() if ps.gaps_us]
+    if with_gaps:
+        ax1.hist([[g / 1000.0 for g in ps.gaps_us] for ps in with_gaps], bins=20, stacked=True,
+                 edgecolor="black", linewidth=0.5,
+                 label=[ps.name for ps in with_gaps], color=[_rgb(ps.colour) or "C%d" % i
+                                                              for i, ps in enumerate(with_gaps)])
+        ax1.legend(fontsize="small")
+    else:
+        ax1.text(0.5, 0.5, "no measured gaps", ha="center", va="center", transform=ax1.transAxes)
+    ax1.set_title("winning gaps")
+    ax1.set_xlabel("gap to the second press (ms)")
+    ax1.set_ylabel("face-offs")
+
+    if curve_game is not None and curve:
+        names = player_names(curve_game)
+        for i, name in enumerate(names):
+            colour = _rgb(curve_game["players"][i].get("colour")) or "C%d" % i
+            ax2.step(range(len(curve)), [s[i] for s in curve], where="post", label=name, color=colour)
+        ax2.legend(fontsize="small")
+        ax2.set_title("scores over game %d" % curve_game["id"])
+    else:
+        ax2.set_title("scores over a game (none stored)")
+    ax2.set_xlabel("action")
+    ax2.set_ylabel("score")
+    fig.tight_layout()
+    fig.savefig(str(path), format="png")
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("stats", help="face-off statistics per player, optionally plotted",
+                              description=__doc__.split("\n\n")[0])
+    dbmod.add_db_argument(p)
+    p.add_argument("--game", metavar="ID", type=int, help="only this game (default: every stored game)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="also write a PNG: gap histogram and scores over a game")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    from host.cli import CliError
+
+    with dbmod.open_from_args(args) as store:
+        if args.game is not None:
+            game_ids = [dbmod.game_from_args(store, args.game)["id"]]
+        else:
+            game_ids = [g["id"] for g in store.games()]
+        if not game_ids:
+            print("no games stored in %s (run `tablemate sync`)" % store.path)
+        stats = collect(store, game_ids)
+        if stats:
+            report(stats, sys.stdout)
+        if args.plot:
+            curve_game = store.game(game_ids[-1]) if game_ids else None
+            curve = []
+            if curve_game is not None:
+                try:
+                    curve = score_curve(store.game_records(curve_game["id"]))
+                except ReplayMismatch as e:
+                    raise CliError("game %d does not replay, no score curve: %s" % (curve_game["id"], e), 1)
+            try:
+                plot(args.plot, stats, curve_game, curve)
+            except OSError as e:
+                raise CliError("cannot write %s: %s" % (args.plot, e.strerror or e), 1)
+            print("plot written to %s" % args.plot)
+    return 0

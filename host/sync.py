@@ -1,0 +1,203 @@
+"""`tablemate sync [--port PATH] [--db FILE]`: copy the device's new journal records into the store.
+
+Page by page from the store's cursor for that device (the highest seq already stored):
+each record's CRC is checked, each page is committed to SQLite in one transaction, and
+only after that commit is the device told ack(seq), which lets it prune its journal
+(at most once a second while pages stream in, and once at the end). A cut at any point
+loses nothing (the device keeps what was not acked) and duplicates nothing (records are
+unique per device and seq): the next sync carries on from the cursor and sends the ack
+the device missed. A line on stderr shows the progress when stderr is a terminal.
+"""
+
+import os
+import sys
+import time
+
+from host import db as dbmod
+from host.cli import CliError
+from host.port_select import add_port_argument, resolve_port
+from host.serial_client import DeviceClient, DeviceError, LinkError
+
+# Records asked for per page. The device also caps a page by its reply size (about 4 KB,
+# some ten game records); asking for many more only costs its heap.
+PAGE_LIMIT = 10
+# An ack costs the device a flash write (mark file + rename, maybe a prune): send one at
+# most this often while pages stream in, and always after the last commit. Records
+# committed but not yet acked are simply kept a little longer by the device.
+ACK_INTERVAL_S = 1.0
+
+
+class Progress:
+    """One self-overwriting line on stderr while a tty watches; silent otherwise."""
+
+    def __init__(self, stream=None, min_interval=0.1):
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty()
+        self.min_interval = min_interval
+        self._last = 0.0
+        self._width = 0
+
+    def show(self, text, force=False):
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < self.min_interval:
+            return
+        self._last = now
+        pad = max(0, self._width - len(text))
+        self._width = len(text)
+        self.stream.write("\r" + text + " " * pad)
+        self.stream.flush()
+
+    def done(self):
+        if self.enabled and self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+
+
+def usb_serial_number(port):
+    """The USB serial number behind a port (a Pico reports its unique board id), or None."""
+    try:
+        from serial.tools import list_ports
+
+        real = os.path.realpath(port)
+        for p in list_ports.comports():
+            if p.device in (port, real) and p.serial_number:
+                return p.serial_number
+    except (ImportError, OSError):
+        pass
+    return None
+
+
+def device_identity(dev, warn=None):
+    """(device id, the hello fields worth keeping, journal stats) of a connected device.
+
+    The id is the one the firmware reports (hello or status "device_id"); a firmware that
+    reports none is known by its USB serial number, else by its board name (with a warning:
+    two such boxes would share one id).
+    """
+    info = dict(dev.info or {})
+    status = dev.status()
+    app = status.get("status") if isinstance(status.get("status"), dict) else {}
+    device_id = info.get("device_id") or app.get("device_id")
+    if not isinstance(device_id, str) or not device_id:
+        serial_number = usb_serial_number(dev.port)
+        if serial_number:
+            device_id = "usb-" + serial_number
+        else:
+            device_id = str(info.get("board") or app.get("board") or "box")
+            if warn:
+                warn("the box on %s reports no device id: its records are kept as device %r"
+                     % (dev.port, device_id))
+    keep = {k: info.get(k) for k in ("board", "firmware", "micropython", "proto") if k in info}
+    return device_id, keep, status.get("journal") or app.get("journal") or {}
+
+
+class SyncResult:
+    def __init__(self, device_id):
+        self.device_id = device_id
+        self.added = 0
+        self.received = 0
+        self.pages = 0
+        self.smaller_pages = 0  # times the device ran short of memory and got asked for less
+        self.cursor = 0
+        self.acked = None
+        self.seconds = 0.0
+
+
+def sync_device(dev, store, progress=None, page_limit=PAGE_LIMIT, warn=None,
+                ack_interval=ACK_INTERVAL_S):
+    """Pull every record after the store's cursor; returns a SyncResult. LinkError/DatabaseError pass up."""
+    started = time.monotonic()
+    device_id, info, journal = device_identity(dev, warn)
+    result = SyncResult(device_id)
+    store.register_device(device_id, info)
+    cursor = store.cursor(device_id)
+    last_seq = journal.get("last_seq")
+    if isinstance(last_seq, int) and last_seq < cursor:
+        raise CliError("device %s's journal ends at seq %d but %s already holds up to seq %d for it: "
+                       "its journal was reset; nothing synced" % (device_id, last_seq, store.path, cursor), 1)
+    total = max(0, last_seq - cursor) if isinstance(last_seq, int) else None
+    acked = journal.get("acked")
+    last_ack = time.monotonic()
+    limit = page_limit
+    while True:
+        try:
+            page = dev.records(cursor, limit)  # raises CorruptRecord on a CRC mismatch
+        except DeviceError as e:
+            if "MemoryError" not in e.msg or limit == 1:
+                raise
+            limit = max(1, limit // 2)  # the device's heap cannot hold that page now: ask for less
+            result.smaller_pages += 1
+            continue
+        records = page["records"]
+        acked = page.get("acked", acked)
+        if not records:
+            break
+        expected = cursor
+        for rec in records:
+            if not isinstance(rec.get("seq"), int) or rec["seq"] <= expected:
+                raise CliError("device sent record seq %r after seq %d: out of order, page dropped"
+                               % (rec.get("seq"), expected), 1)
+            expected = rec["seq"]
+        result.added += store.add_records(device_id, records, info)  # one transaction
+        result.received += len(records)
+        result.pages += 1
+        cursor = records[-1]["seq"]
+        if time.monotonic() - last_ack >= ack_interval:
+            acked = dev.ack(cursor)  # only once the page is safely committed
+            last_ack = time.monotonic()
+        if progress:
+            done = result.received
+            progress.show("sync %s: %d%s records" % (device_id, done, "/%d" % total if total else ""))
+        if not page.get("more"):
+            break
+    if cursor and (not isinstance(acked, int) or acked < cursor):
+        # the last pages, or a previous sync that was cut between its commit and its ack
+        acked = dev.ack(cursor)
+    result.cursor = cursor
+    result.acked = acked
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _warn(message):
+    sys.stderr.write("tablemate: warning: %s\n" % message)
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("sync", help="copy the box's new game records into the local store",
+                              description=__doc__.split("\n\n")[0])
+    add_port_argument(p)
+    dbmod.add_db_argument(p)
+    p.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for each reply (default 3)")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    db_path = dbmod.db_path_from_args(args)
+    try:
+        dbmod.check_database(db_path)  # refuse a bad store before touching the device
+    except dbmod.DatabaseError as e:
+        raise CliError(str(e), 1)
+    port = resolve_port(args.port)
+    progress = Progress()
+    try:
+        with DeviceClient(port, timeout=args.timeout) as dev:
+            with dbmod.open_db(db_path, create=True) as store:
+                result = sync_device(dev, store, progress, warn=_warn)
+                games = len(store.games())
+    except LinkError as e:
+        raise CliError(str(e), 1)
+    except dbmod.DatabaseError as e:
+        raise CliError(str(e), 1)
+    finally:
+        progress.done()
+    rate = result.received / result.seconds if result.seconds > 0 else 0.0
+    if result.added:
+        print("synced %d new records from %s in %.1f s (%.0f records/s); %d games in %s"
+              % (result.added, result.device_id, result.seconds, rate, games, db_path))
+    else:
+        print("nothing new on %s (up to seq %d); %d games in %s"
+              % (result.device_id, result.cursor, games, db_path))
+    return 0

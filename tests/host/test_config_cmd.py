@@ -1,0 +1,162 @@
+"""`tablemate config`: file parsing and validation (no device), then push/pull against the virtual device."""
+
+import json
+import tomllib
+
+import pytest
+
+from firmware import settings as schema
+from host import config_cmd
+from host.cli import main as cli_main
+
+GOOD_TOML = """
+players = 3
+tie_window_us = 1500
+lockout_ms = 600
+brightness = 120
+sound = false
+debounce_ms = 30
+
+[[roster]]
+name = "Ana"
+colour = "#ff8000"
+
+[[roster]]
+name = "Ben"
+colour = [0, 255, 0]
+
+[[roster]]
+name = "Cleo"
+colour = "#0000FF"
+"""
+
+EXPECTED = {
+    "players": 3, "tie_window_us": 1500, "lockout_ms": 600, "brightness": 120, "sound": False,
+    "debounce_ms": 30,
+    "roster": [{"name": "Ana", "colour": [255, 128, 0]}, {"name": "Ben", "colour": [0, 255, 0]},
+               {"name": "Cleo", "colour": [0, 0, 255]}],
+}
+
+
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_toml_and_json_files_give_the_same_settings(tmp_path):
+    toml_file = _write(tmp_path, "box.toml", GOOD_TOML)
+    assert config_cmd.load_config(toml_file) == EXPECTED
+    as_json = dict(EXPECTED, roster=[{"name": "Ana", "colour": "#FF8000"}, EXPECTED["roster"][1],
+                                     {"name": "Cleo", "colour": [0, 0, 255]}])
+    json_file = _write(tmp_path, "box.json", json.dumps(as_json))
+    assert config_cmd.load_config(json_file) == EXPECTED
+
+
+def test_a_partial_file_is_fine(tmp_path):
+    f = _write(tmp_path, "tie.toml", "tie_window_us = 250\n")
+    assert config_cmd.load_config(f) == {"tie_window_us": 250}
+    f = _write(tmp_path, "deck.json", '{"automa_deck": [{"primary": "steal"}]}')
+    assert config_cmd.load_config(f) == {"automa_deck": [{"primary": "steal"}]}
+
+
+BAD_FILES = [
+    ("unknown.toml", "volume = 3\n", "volume: unknown setting"),
+    ("mode.toml", 'mode = "anomia"\n', "mode: is the box's running mode"),
+    ("range.toml", "tie_window_us = 999999\n", "tie_window_us: must be 0..50000"),
+    ("float.toml", "brightness = 64.0\n", "brightness: must be an int"),
+    ("bool.json", '{"sound": "yes"}', "sound: must be true or false"),
+    ("colour.toml", '[[roster]]\nname = "A"\ncolour = "red"\n', "roster: player 1 colour must be"),
+    ("rgb.toml", '[[roster]]\nname = "A"\ncolour = [1, 2, 300]\n', "roster: "),
+    ("few.toml", '[[roster]]\nname = "A"\ncolour = "#000000"\n', "roster: must be a list of 3..8"),
+    ("more.toml", "players = 8\n" + "".join('[[roster]]\nname = "P%d"\ncolour = "#000000"\n' % i
+                                            for i in range(3)), "players: 8 players in use"),
+    ("syntax.toml", "players = \n", "not valid TOML"),
+    ("syntax.json", '{"players": 3,,}', "not valid JSON"),
+    ("list.json", "[1, 2]", "top level must be"),
+    ("empty.toml", "", "holds no settings"),
+    ("settings.yaml", "players: 3\n", "unknown config format"),
+]
+
+
+@pytest.mark.parametrize("name,text,message", BAD_FILES)
+def test_invalid_files_name_the_key_and_send_nothing(tmp_path, capsys, name, text, message):
+    path = _write(tmp_path, name, text)
+    with pytest.raises(config_cmd.ConfigError, match=message.replace("(", r"\(")):
+        config_cmd.load_config(path)
+    # The CLI refuses before it looks for a port: no port given, no board plugged in, still exit 2
+    # with the file's error (not a port error).
+    status = cli_main(["config", "push", str(path), "--port", str(tmp_path / "no-such-port")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert message.split(":")[0] in err and str(path) in err and "port" not in err.split(str(path))[-1]
+
+
+def test_missing_file(tmp_path, capsys):
+    assert cli_main(["config", "push", str(tmp_path / "nope.toml")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_validation_is_the_firmware_schema():
+    # Every key of the schema but mode is a config key, so a new setting needs no change here.
+    assert set(config_cmd.CONFIG_KEYS) == set(schema.SCHEMA) - {"mode"}
+    with pytest.raises(schema.SettingsError) as e:
+        config_cmd.validate({"debounce_ms": 0})
+    assert e.value.key == "debounce_ms"
+
+
+def test_written_files_read_back_to_the_same_settings(tmp_path):
+    device = schema.defaults()
+    device.update(EXPECTED)
+    device["automa_deck"] = [{"primary": "steal", "n": 2, "tags": ["a", "b"]}, {"primary": "wait"}]
+    file_values = config_cmd.to_file_values(device)
+    assert "mode" not in file_values
+    assert file_values["roster"][0]["colour"] == "#ff8000"
+    expected = {k: device[k] for k in config_cmd.CONFIG_KEYS}
+    for fmt in (".toml", ".json"):
+        text = config_cmd.dumps(file_values, fmt)
+        path = _write(tmp_path, "pulled" + fmt, text)
+        assert config_cmd.load_config(path) == expected, fmt
+    toml = tomllib.loads(config_cmd.dumps(file_values, ".toml"))
+    assert toml["players"] == 3 and len(toml["roster"]) == 3
+    # a null automa deck is left out (TOML has no null) and reads back as the default
+    device["automa_deck"] = None
+    assert "automa_deck" not in config_cmd.to_file_values(device)
+
+
+def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
+    from host.bench_host import SimProcess, new_image
+    from host.serial_client import DeviceClient
+
+    image = tmp_path / "sim.img"
+    new_image(image)
+    good = _write(tmp_path, "box.toml", GOOD_TOML)
+    bad = _write(tmp_path, "bad.toml", GOOD_TOML.replace('"#0000FF"', '"#0000GG"'))
+    with SimProcess(image) as sim:
+        with DeviceClient(sim.port) as dev:
+            factory = dev.settings_get()
+        # invalid: refused before the port is touched, the box keeps its settings
+        assert cli_main(["config", "push", str(bad), "--port", sim.port]) == 2
+        assert "roster: player 3 colour" in capsys.readouterr().err
+        with DeviceClient(sim.port) as dev:
+            assert dev.settings_get() == factory
+        assert cli_main(["config", "push", str(good), "--port", sim.port]) == 0
+        assert "pushed" in capsys.readouterr().out
+        with DeviceClient(sim.port) as dev:
+            now = dev.settings_get()
+        assert {k: now[k] for k in EXPECTED} == EXPECTED
+        assert now["mode"] == factory["mode"]
+        for fmt in (".toml", ".json"):
+            pulled = tmp_path / ("pulled" + fmt)
+            assert cli_main(["config", "pull", "--port", sim.port, "-o", str(pulled)]) == 0
+            assert config_cmd.load_config(pulled) == {k: v for k, v in now.items()
+                                                      if k in config_cmd.CONFIG_KEYS and v is not None}
+        assert cli_main(["config", "pull", "--port", sim.port]) == 0
+        out = capsys.readouterr().out
+        assert tomllib.loads(out.split("\n", 2)[-1])["roster"][0] == {"name": "Ana", "colour": "#ff8000"}
+        # valid for the file alone, refused by the box against its other settings: nothing changes
+        few = _write(tmp_path, "few.json", json.dumps({"players": 8}))
+        assert cli_main(["config", "push", str(few), "--port", sim.port]) == 1
+        assert "the box refused it: players: 8 players in use" in capsys.readouterr().err
+        with DeviceClient(sim.port) as dev:
+            assert dev.settings_get() == now

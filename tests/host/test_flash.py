@@ -1,0 +1,212 @@
+"""`tablemate flash`: the compile target, the plan, port selection, and the virtual device end to end
+(dry run writes nothing, a cut flash is completed, incremental flash, sync on the flashed firmware)."""
+
+import json
+import os
+import pty
+import shutil
+
+import pytest
+
+from host import flash as flashmod
+from host import port_select
+from host.bench_host import SimProcess, add_games_to_image, new_image
+from host.cli import CliError
+from host.cli import main as cli_main
+from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS
+from host.serial_client import open_port
+
+
+def _mpy(version, sub, arch):
+    return version | (sub << 8) | (arch << 10)
+
+
+def test_compile_target_follows_the_boards_mpy():
+    emitted = (6, 3)
+    assert flashmod.compile_target(2822, emitted) == "x64"  # this unix port
+    assert flashmod.compile_target(_mpy(6, 3, 4), emitted) == "armv6m"  # RP2040
+    assert flashmod.compile_target(_mpy(6, 3, 7), emitted) == "armv7emsp"  # RP2350 (Arm)
+    assert flashmod.compile_target(_mpy(6, 2, 4), emitted) is None  # other sub-version: bytecode only
+    assert flashmod.compile_target(_mpy(6, 3, 0), emitted) is None  # no native arch
+    with pytest.raises(CliError, match="loads .mpy v5"):
+        flashmod.compile_target(_mpy(5, 0, 4), emitted)
+    with pytest.raises(CliError, match="did not report"):
+        flashmod.compile_target(None, emitted)
+    assert flashmod.mpy_cross_version() == (6, 3)
+
+
+def test_target_files_keep_the_scripts_run_by_name():
+    targets = dict((dest, src) for src, dest in flashmod.target_files())
+    assert "main.py" in targets and "boot.py" in targets
+    assert "firmware/app.mpy" in targets and "firmware/app.py" not in targets
+    assert "hardware/boards.json" in targets
+    assert all(d.endswith((".mpy", ".json")) for d in targets if d not in ROOT_SCRIPTS)
+
+
+def test_build_compiles_for_the_target_and_caches(tmp_path):
+    local = flashmod.build("armv6m", cache_dir=tmp_path / "cache")
+    header = local["engine/core.mpy"][:4]
+    # .mpy v6; bytecode-only modules carry no arch (-march matters for native code only)
+    assert header[:2] == b"M\x06" and header[2] == 0
+    assert local["main.py"] == (ROOT / "firmware" / "main.py").read_bytes()
+    cached = sorted(p.name for p in (tmp_path / "cache").iterdir())
+    assert len(cached) == sum(1 for d in local if d.endswith(".mpy"))
+    assert flashmod.build("armv6m", cache_dir=tmp_path / "cache") == local
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == cached
+    plain = flashmod.build(None, cache_dir=tmp_path / "cache")
+    assert set(plain) == set(local)
+    # compiled per target: another -march is another cache entry
+    assert len(list((tmp_path / "cache").iterdir())) == 2 * len(cached)
+
+
+def test_plan_copies_changed_removes_stale_and_keeps_the_rest():
+    local = {"main.py": b"main", "engine/a.mpy": b"AAAA", "engine/b.mpy": b"BB",
+             "hardware/boards.json": b"{}"}
+    hashes = {p: flashmod.sha(d) for p, d in local.items()}
+    manifest = json.dumps({"files": {"main.py": hashes["main.py"], "engine/a.mpy": hashes["engine/a.mpy"],
+                                     "engine/b.mpy": "old", "engine/gone.mpy": "x", "extra.txt": "y"}})
+    on_device = {"main.py": 4, "engine/a.mpy": 4, "engine/b.mpy": 2, "engine/a.py": 10, "engine/gone.mpy": 3,
+                 "extra.txt": 1, "data/journal/00000001.seg": 500, "config.json": 20, "firmware/keep.json": 5}
+    plan = flashmod.make_plan(local, on_device, manifest, 2822, "x64")
+    assert plan.unchanged == ["engine/a.mpy", "main.py"]
+    assert plan.copy == ["engine/b.mpy", "hardware/boards.json"]  # changed hash, missing on device
+    # the old .py would shadow the new .mpy; files the last flash put there and no longer wanted
+    assert plan.remove == ["engine/a.py", "engine/gone.mpy", "extra.txt"]
+    assert plan.manifest["files"] == hashes and plan.manifest["march"] == "x64"
+    # a file of the right hash but the wrong size on the device (a cut copy) is copied again
+    on_device["engine/a.mpy"] = 2
+    assert "engine/a.mpy" in flashmod.make_plan(local, on_device, manifest, 2822, "x64").copy
+    # no manifest (a first flash, or a garbled one): everything is copied
+    for text in (None, "{not json", "[]"):
+        assert flashmod.make_plan(local, on_device, text, 2822, "x64").copy == sorted(local)
+
+
+def test_port_selection(monkeypatch):
+    monkeypatch.delenv(port_select.PORT_ENV, raising=False)
+    assert port_select.resolve_port("/dev/ttyX", boards=[]) == "/dev/ttyX"
+    assert port_select.resolve_port(None, boards=[("/dev/ttyACM0", "Board in FS mode")]) == "/dev/ttyACM0"
+    with pytest.raises(CliError, match="no Raspberry Pi board found"):
+        port_select.resolve_port(None, boards=[])
+    with pytest.raises(CliError, match="2 Raspberry Pi boards found: /dev/ttyACM0.*ttyACM1.*--port"):
+        port_select.resolve_port(None, boards=[("/dev/ttyACM0", "a"), ("/dev/ttyACM1", "b")])
+    monkeypatch.setenv(port_select.PORT_ENV, "/dev/ttyENV")
+    assert port_select.resolve_port(None, boards=[]) == "/dev/ttyENV"
+
+
+def test_find_boards_picks_the_raspberry_pi_vendor(monkeypatch):
+    class Info:
+        def __init__(self, device, vid):
+            self.device, self.vid, self.description, self.product = device, vid, "desc " + device, None
+
+    from serial.tools import list_ports
+
+    ports = [Info("/dev/ttyUSB0", 0x10C4), Info("/dev/ttyACM1", 0x2E8A), Info("/dev/ttyS0", None)]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    assert port_select.find_boards() == [("/dev/ttyACM1", "desc /dev/ttyACM1")]
+
+
+def test_flash_bad_ports(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv(port_select.PORT_ENV, raising=False)
+    monkeypatch.setattr(port_select, "find_boards", lambda: [])
+    assert cli_main(["flash"]) == 2
+    assert "no Raspberry Pi board found" in capsys.readouterr().err
+    assert cli_main(["flash", "--port", str(tmp_path / "ttyNONE")]) == 1
+    assert "no such port" in capsys.readouterr().err
+    master, slave = pty.openpty()
+    try:
+        holder = open_port(os.ttyname(slave))
+        try:
+            assert cli_main(["flash", "--dry-run", "--port", os.ttyname(slave)]) == 1
+            assert "busy" in capsys.readouterr().err
+        finally:
+            holder.close()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def _changed_tree(tmp_path):
+    """A copy of the device sources with one module changed."""
+    tree = tmp_path / "tree"
+    for pkg in DEVICE_PACKAGES:
+        shutil.copytree(ROOT / pkg, tree / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ROOT_SCRIPTS:
+        shutil.copy(ROOT / "firmware" / name, tree / "firmware" / name)
+    core = tree / "engine" / "core.py"
+    core.write_text(core.read_text() + "\nCHANGED_FOR_THE_TEST = 1\n")  # new bytecode, not just a comment
+    return tree
+
+
+def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TABLEMATE_DATA_DIR", str(tmp_path / "data"))  # its own compile cache
+    image = tmp_path / "sim.img"
+    new_image(image)
+    lines = []
+
+    # 1. a dry run lists everything and writes nothing
+    with SimProcess(image) as sim:
+        before = image.read_bytes()
+        res = flashmod.flash(sim.port, dry_run=True, out=lines.append)
+        assert sim.wait_exit()  # the unix port's process ends (no soft reset); so does the sim
+    assert image.read_bytes() == before
+    assert res["copied"] == 0 and res["restarted"] == "ended"
+    would_copy = [ln for ln in lines if ln.startswith("  would copy")]
+    would_remove = [ln for ln in lines if ln.startswith("  would remove")]
+    assert len(would_copy) == len(flashmod.target_files())
+    assert any("firmware/app.py" in ln for ln in would_remove)  # the image holds sources
+
+    # 2. a flash cut after a few files is completed by the next one
+    with SimProcess(image) as sim:
+        real_write = flashmod.Board.write
+        count = {"n": 0}
+
+        def failing_write(self, path, data, progress=None):
+            count["n"] += 1
+            if count["n"] > 5:
+                raise CliError("cable pulled", 1)
+            return real_write(self, path, data, progress)
+
+        monkeypatch.setattr(flashmod.Board, "write", failing_write)
+        with pytest.raises(CliError, match="cable pulled"):
+            flashmod.flash(sim.port, out=lines.append)
+        monkeypatch.setattr(flashmod.Board, "write", real_write)
+        assert cli_main(["flash", "--port", sim.port]) == 0
+        out = capsys.readouterr().out
+        assert "flashed %d files" % len(flashmod.target_files()) in out
+        assert "start `tablemate sim` again" in out
+        assert sim.wait_exit()
+
+    # 3. the flashed firmware runs; sync twice; then an incremental flash copies one file
+    records = add_games_to_image(image, 30)
+    db = tmp_path / "games.sqlite3"
+    with SimProcess(image) as sim:
+        assert sim.hello["firmware"]
+        for expect in ("synced", "nothing new"):
+            assert cli_main(["sync", "--port", sim.port, "--db", str(db)]) == 0
+            assert expect in capsys.readouterr().out
+        res = flashmod.flash(sim.port, out=lines.append, root=_changed_tree(tmp_path))
+        assert (res["copied"], res["removed"]) == (1, 0)
+        assert res["plan"].copy == ["engine/core.mpy"]
+        assert res["unchanged"] == len(flashmod.target_files()) - 1
+        assert sim.wait_exit()
+    from host import db as dbmod
+
+    with dbmod.open_db(db) as s:
+        stored = s.records()
+    seqs = [r["seq"] for r in stored]
+    assert seqs == sorted(set(seqs))
+    assert {r["seq"] for r in records} <= set(seqs)
+    assert len(stored) == len(records) + sum(1 for r in stored if r["kind"] == "boot")
+
+
+def test_probe_output_parses_from_a_board_and_from_the_unix_port():
+    manifest = '{"files":{"main.py":"ab"},"version":1}\n'
+    lines = ["mpy 4870", "platform rp2", "cwd /", "file 120 engine/core.mpy", "file 9 my file.txt",
+             "manifest"]
+    for eol in ("\n", "\r\n"):
+        info = flashmod.parse_probe(eol.join(lines) + eol + manifest.replace("\n", eol))
+        assert info["mpy"] == 4870 and info["platform"] == "rp2" and info["cwd"] == "/"
+        assert info["files"] == {"engine/core.mpy": 120, "my file.txt": 9}
+        assert flashmod.parse_manifest(info["manifest"]) == {"main.py": "ab"}
+    bare = flashmod.parse_probe("mpy -1\nplatform linux\ncwd /flash\n")
+    assert bare["mpy"] is None and bare["manifest"] is None and bare["files"] == {}
