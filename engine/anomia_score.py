@@ -8,7 +8,9 @@ Actions (JSON-safe lists):
   ["win", winner, loser]  winner takes loser's top card: winner's pile +1.
                           loser is -1 when unknown (only one player buzzed).
   ["tie", a, b, ...]      two or more players (ascending) tied; the next
-                          face-off is a tie-breaker among exactly them.
+                          face-off is a tie-breaker among exactly them. A tie
+                          within a tie-breaker (among some of its players)
+                          starts another tie-breaker among those.
   ["undo"]                reverts the last win or tie (scores and tie-breaker).
   ["end"]                 ends the game.
 """
@@ -24,6 +26,16 @@ HISTORY_LIMIT = 64  # undo depth; bounded so a long game keeps a bounded state
 
 def _names(players):
     return ", ".join("P%d" % (p + 1) for p in players)
+
+
+def _ties_among(players):
+    """Every tie action among two or more of players (members ascending)."""
+    players = sorted(players)
+    out = []
+    for mask in range(3, 1 << len(players)):
+        if mask & (mask - 1):
+            out.append(["tie"] + [players[i] for i in range(len(players)) if mask >> i & 1])
+    return out
 
 
 class AnomiaScore:
@@ -52,16 +64,14 @@ class AnomiaScore:
                 for lo in tied:
                     if lo != w:
                         acts.append(["win", w, lo])
+            acts.extend(_ties_among(tied))
         else:
             for w in range(self.players):
                 acts.append(["win", w, NOBODY])
                 for lo in range(self.players):
                     if lo != w:
                         acts.append(["win", w, lo])
-            # every set of two or more players, members ascending
-            for mask in range(3, 1 << self.players):
-                if mask & (mask - 1):
-                    acts.append(["tie"] + [p for p in range(self.players) if mask >> p & 1])
+            acts.extend(_ties_among(list(range(self.players))))
         if self.history:
             acts.append(["undo"])
         acts.append(["end"])
@@ -76,7 +86,7 @@ class AnomiaScore:
             self._push(["win", action[1], action[2], self.tiebreak])
             self.tiebreak = None
         elif op == "tie":
-            self._push(["tie", action[1], action[2], None])
+            self._push(["tie", action[1], action[2], self.tiebreak])
             self.tiebreak = list(action[1:])
         elif op == "undo":
             last = self.history.pop()
@@ -85,7 +95,7 @@ class AnomiaScore:
                 self.faceoffs -= 1
                 self.tiebreak = last[3]
             else:
-                self.tiebreak = None
+                self.tiebreak = last[3]
         else:
             self.over = True
 
@@ -134,8 +144,11 @@ class AnomiaScore:
             if p <= last:
                 raise IllegalAction("tied players must be distinct and ascending, got %r" % (list(tied),))
             last = p
-        if self.tiebreak:
-            raise IllegalAction("a tie-breaker among %s is pending" % _names(self.tiebreak))
+        tb = self.tiebreak
+        if tb:
+            for p in tied:
+                if p not in tb:
+                    raise IllegalAction("only %s may take part in the pending tie-breaker" % _names(tb))
 
     def is_over(self):
         return self.over

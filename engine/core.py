@@ -18,18 +18,26 @@ class BadState(ValueError):
     """from_dict() was given something that is not a valid saved state."""
 
 
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+MAX_DEPTH = 16
+
+
 def _esc(s):
+    plain = True
+    for c in s:
+        if c < " " or c == '"' or c == "\\":
+            plain = False
+            break
+    if plain:
+        return '"' + s + '"'
     out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif o < 0x20:
-            out.append("\\u%04x" % o)
+    for c in s:
+        if c in _ESCAPES:
+            out.append(_ESCAPES[c])
+        elif c < " ":
+            out.append("\\u%04x" % ord(c))
         else:
-            out.append(ch)
+            out.append(c)
     out.append('"')
     return "".join(out)
 
@@ -37,16 +45,19 @@ def _esc(s):
 def canonical(obj):
     """Compact JSON with sorted keys, identical on CPython and MicroPython.
 
-    Only None, bool, int, str, list/tuple and dicts with str keys are allowed:
-    floats would print differently on the two runtimes.
+    Only None, bool, int, str, list/tuple and dicts with str keys, nested at most
+    MAX_DEPTH deep, are allowed (ValueError otherwise): floats would print
+    differently on the two runtimes. Non-ASCII stays as is (UTF-8 once encoded).
     """
     parts = []
-    _emit(obj, parts.append)
+    _emit(obj, parts.append, 0)
     return "".join(parts)
 
 
-def _emit(obj, write):
+def _emit(obj, write, depth):
     """Write the canonical JSON of obj piece by piece (no whole-document string needed)."""
+    if depth > MAX_DEPTH:
+        raise ValueError("nested more than %d deep" % MAX_DEPTH)
     if obj is None:
         write("null")
     elif obj is True:
@@ -54,7 +65,7 @@ def _emit(obj, write):
     elif obj is False:
         write("false")
     elif isinstance(obj, int):
-        write(str(obj))
+        write("%d" % obj)
     elif isinstance(obj, str):
         write(_esc(obj))
     elif isinstance(obj, (list, tuple)):
@@ -64,23 +75,23 @@ def _emit(obj, write):
             if not first:
                 write(",")
             first = False
-            _emit(v, write)
+            _emit(v, write, depth + 1)
         write("]")
     elif isinstance(obj, dict):
         write("{")
         first = True
         for k in sorted(obj):
             if not isinstance(k, str):
-                raise TypeError("canonical(): dict keys must be str, got %r" % (k,))
+                raise ValueError("dict keys must be str, got %r" % (k,))
             if not first:
                 write(",")
             first = False
             write(_esc(k))
             write(":")
-            _emit(obj[k], write)
+            _emit(obj[k], write, depth + 1)
         write("}")
     else:
-        raise TypeError("canonical(): unsupported type %s" % type(obj).__name__)
+        raise ValueError("only None, bool, int, str, list and dict are allowed, got %r" % (obj,))
 
 
 def digest_of(obj):
@@ -88,5 +99,5 @@ def digest_of(obj):
     # Streamed into the hash: a big state never exists as one string (a small heap
     # on the board would have to find one contiguous block for it).
     h = hashlib.sha256()
-    _emit(obj, lambda s: h.update(s.encode()))
+    _emit(obj, lambda s: h.update(s.encode()), 0)
     return binascii.hexlify(h.digest()).decode()

@@ -164,6 +164,7 @@ class App:
         """The app's part of the status op (the link adds the journal stats and its counters)."""
         ring = self.board.ring
         deb = self.debouncer
+        gc.collect()  # so mem_alloc is what is live, comparable between two calls
         st = {
             "board": self.board_name,
             "mode": self.mode_name,
@@ -171,6 +172,7 @@ class App:
             "modes": modes.names(),
             "uptime_s": time.ticks_diff(time.ticks_ms(), self.started_ms) // 1000,
             "mem_free": gc.mem_free(),
+            "mem_alloc": gc.mem_alloc(),
             "mem_free_boot": self.mem_free_boot,
             "settings_error": self.settings.load_error,
             "buttons": {
@@ -409,19 +411,38 @@ class App:
             # before anything is decided at `now` (the arbiter's contract).
             now_us = board.now_us()
             self.input_now_us = now_us
-            while ring.pop(snap):
-                deb.feed(snap[0], snap[1])
-            deb.poll(now_us)
-            while deb.take(ev):
-                self.on_button(ev[0], ev[1], ev[2])
-            now = time.ticks_ms()
-            if self.mode is not None:
-                self.mode.tick(now)
-            else:
-                self._button_test_tick(now)
-            if self._syncs:
-                self._answer_syncs(now)
+            try:
+                while ring.pop(snap):
+                    deb.feed(snap[0], snap[1])
+                    # events are taken after every snapshot, so a burst never overflows
+                    # the debouncer's event queue
+                    while deb.take(ev):
+                        self.on_button(ev[0], ev[1], ev[2])
+                deb.poll(now_us)
+                while deb.take(ev):
+                    self.on_button(ev[0], ev[1], ev[2])
+                now = time.ticks_ms()
+                if self.mode is not None:
+                    self.mode.tick(now)
+                else:
+                    self._button_test_tick(now)
+                if self._syncs:
+                    self._answer_syncs(now)
+            except Exception as e:  # noqa: BLE001 - input must survive a failing mode
+                self.mode_failed(e)
             await asyncio.sleep_ms(INPUT_PERIOD_MS)
+
+    def mode_failed(self, e):
+        """A mode raised: keep its journal, say why (status, LEDs, an event), back to the menu."""
+        name = self.mode_name
+        self.mode_error = "%s: %s: %s" % (name, type(e).__name__, e)
+        self.leds.error(time.ticks_ms())
+        self.emit("error", {"msg": self.mode_error})
+        try:
+            self.leave_mode()
+        except Exception:  # noqa: BLE001 - the menu must come back regardless
+            self.mode = None
+            self.mode_name = "menu"
 
     async def _led_task(self):
         import asyncio

@@ -22,6 +22,7 @@ from firmware.ssd1306 import OledBase
 from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff, ticks_us
 
 OFF = (0, 0, 0)
+RING_HIGH_WATER = 16  # world edges wait while more snapshots than this are unread
 
 
 class WorldPixels:
@@ -126,6 +127,7 @@ class SimBoard(Board):
         if world is not None:
             world.on("edge", self.on_edge)
             world.on("clock", self.on_clock)
+            world.busy = self.ring_filling
             world.send(self.describe())
 
     def describe(self):
@@ -161,6 +163,9 @@ class SimBoard(Board):
         if self._vnow is not None:
             return self._vnow
         return ticks_us()  # the 30-bit domain of the ring's ticks
+
+    def ring_filling(self):
+        return len(self.ring) > RING_HIGH_WATER
 
     def on_clock(self, msg):
         stamp = msg.get("us")

@@ -22,11 +22,10 @@ CRC covers the payload and the payload repeats seq, a flip in any field is caugh
 import binascii
 import json
 
+from engine.core import canonical
+
 MAX_PAYLOAD = 2048  # bytes; records are small events, and the journal reads one line at a time
 MAX_KIND = 32
-
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-
 
 class BadRecord(ValueError):
     """A line that is not an intact record; .reason says why."""
@@ -40,70 +39,9 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _json_str(s):
-    plain = True
-    for c in s:
-        if c < " " or c == '"' or c == "\\":
-            plain = False
-            break
-    if plain:
-        return '"' + s + '"'
-    out = ['"']
-    for c in s:
-        if c in _ESCAPES:
-            out.append(_ESCAPES[c])
-        elif c < " ":
-            out.append("\\u%04x" % ord(c))
-        else:
-            out.append(c)
-    out.append('"')
-    return "".join(out)
-
-
-def _json_into(v, out, depth):
-    if depth > 16:
-        raise ValueError("data nested too deeply")
-    if v is None:
-        out.append("null")
-    elif v is True:
-        out.append("true")
-    elif v is False:
-        out.append("false")
-    elif _is_int(v):
-        out.append("%d" % v)
-    elif isinstance(v, str):
-        out.append(_json_str(v))
-    elif isinstance(v, (list, tuple)):
-        out.append("[")
-        first = True
-        for item in v:
-            if not first:
-                out.append(",")
-            first = False
-            _json_into(item, out, depth + 1)
-        out.append("]")
-    elif isinstance(v, dict):
-        out.append("{")
-        first = True
-        for key in sorted(v):
-            if not isinstance(key, str):
-                raise ValueError("data keys must be str, got %r" % (key,))
-            if not first:
-                out.append(",")
-            first = False
-            out.append(_json_str(key))
-            out.append(":")
-            _json_into(v[key], out, depth + 1)
-        out.append("}")
-    else:
-        raise ValueError("data values must be None, bool, int, str, list or dict, got %r" % (v,))
-
-
 def canonical_json(value):
-    """The one JSON text for value (sorted keys, compact, UTF-8) on both runtimes; returns bytes."""
-    out = []
-    _json_into(value, out, 0)
-    return "".join(out).encode("utf-8")
+    """The one JSON text for value (engine.core.canonical: sorted keys, compact) as UTF-8 bytes."""
+    return canonical(value).encode("utf-8")
 
 
 def _check_fields(seq, kind, data, t):

@@ -65,6 +65,9 @@ class World:
         self._handlers = {}
         self.closed = False
         self.dropped = 0  # messages dropped because the front-end stopped reading
+        # Set by the board: True while the reader should wait (its edge ring is filling up),
+        # so a fast front-end or script can never overrun the ring.
+        self.busy = None
 
     def on(self, kind, handler):
         self._handlers[kind] = handler
@@ -131,6 +134,9 @@ class World:
         stream = asyncio.StreamReader(self._sock)
         try:
             while not self.closed:
+                busy = self.busy
+                while busy is not None and busy():
+                    await asyncio.sleep_ms(1)
                 line = await stream.readline()
                 if not line:
                     break

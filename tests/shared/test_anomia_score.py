@@ -24,8 +24,9 @@ def test_tie_restricts_next_win_to_the_tied_pair():
     e = raises(IllegalAction, g.apply, ["win", 0, 1])
     assert "tie-breaker" in str(e)
     raises(IllegalAction, g.apply, ["win", 1, 0])
-    raises(IllegalAction, g.apply, ["tie", 1, 3])
+    raises(IllegalAction, g.apply, ["tie", 0, 1])
     assert g.digest() == before
+    assert [a for a in g.legal_actions() if a[0] == "tie"] == [["tie", 1, 3]]
     assert sorted(a for a in g.legal_actions() if a[0] == "win") == [
         ["win", 1, -1], ["win", 1, 3], ["win", 3, -1], ["win", 3, 1]]
     g.apply(["win", 3, 1])
@@ -44,6 +45,20 @@ def test_three_way_tie_and_its_tiebreak():
     assert g.scores() == [0, 0, 0, 0, 1, 0]
     ties = [a for a in anomia_score.new_game(1, 4).legal_actions() if a[0] == "tie"]
     assert len(ties) == 11  # every subset of 4 players with 2 or more members
+
+
+def test_a_tie_within_a_tiebreak_narrows_it_and_undo_restores_it():
+    g = anomia_score.new_game(1, 5)
+    g.apply(["tie", 0, 2, 4])
+    raises(IllegalAction, g.apply, ["tie", 1, 2])
+    g.apply(["tie", 2, 4])
+    assert g.tiebreak == [2, 4]
+    raises(IllegalAction, g.apply, ["win", 0, 2])
+    g.apply(["undo"])
+    assert g.tiebreak == [0, 2, 4]
+    g.apply(["tie", 2, 4])
+    g.apply(["win", 4, 2])
+    assert g.tiebreak is None and g.scores() == [0, 0, 0, 0, 1]
 
 
 def test_undo_reverts_win_and_restores_pending_tiebreak():

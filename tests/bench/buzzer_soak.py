@@ -1,0 +1,114 @@
+"""The buzzer's whole decision path soaked under a small heap, run under micropython.
+
+ring -> debouncer -> arbiter -> scorekeeper engine (apply + digest) -> journal record,
+for N face-offs, the journal in a temporary directory and acknowledged (pruned) every
+500 face-offs. Prints one JSON line: face-offs, decisions, heap in use (after
+gc.collect) after the first 100 face-offs and at the end.
+
+Usage: micropython -X heapsize=64k tests/bench/buzzer_soak.py N
+"""
+
+import sys
+
+ROOT = __file__.rsplit("/tests/", 1)[0] if "/tests/" in __file__ else "."
+sys.path.insert(0, ROOT)
+
+import gc  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+
+from engine import anomia_score  # noqa: E402
+from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record  # noqa: E402
+from firmware.buttons import Debouncer, EdgeRing  # noqa: E402
+from firmware.journal import Journal  # noqa: E402
+
+PLAYERS = 4
+SPACING = 400000  # µs between face-offs, longer than the lockout
+LOCKOUT = 200000
+ACK_EVERY = 500
+
+
+def soak(n, path):
+    ring = EdgeRing(64)
+    deb = Debouncer(11, 25000)
+    arb = Arbiter(PLAYERS, 1000, LOCKOUT)
+    game = anomia_score.new_game(7, PLAYERS)
+    journal = Journal(path)
+    snap = [0, 0]
+    ev = [0, 0, 0]
+    deb.start(0, 0)
+    decisions = 0
+    pending = NONE
+    first = None
+    t = SPACING
+
+    def pump(now):
+        nonlocal decisions, pending
+        while ring.pop(snap):
+            deb.feed(snap[0], snap[1])
+        deb.poll(now)
+        while deb.take(ev):
+            if ev[1]:
+                arb.press(ev[0], ev[2])
+            else:
+                arb.release(ev[0], ev[2])
+        code = arb.poll(now)
+        while code != NONE:
+            if code == WIN or code == TIE:
+                decisions += 1
+                pending = code
+            elif code == DONE and pending != NONE:
+                if pending == WIN:
+                    action = ["win", arb.winner, arb.ranked[1] if arb.n_ranked > 1 else -1]
+                    if game.tiebreak and action[2] not in game.tiebreak:
+                        action[2] = -1
+                else:
+                    action = ["tie"] + sorted(arb.tied[i] for i in range(arb.n_tied))
+                game.apply(action)
+                journal.append("action", {"action": action, "digest": game.digest(),
+                                          "faceoff": faceoff_record(arb)})
+                pending = NONE
+            code = arb.poll(now)
+
+    for i in range(n):
+        a = i % PLAYERS
+        b = (a + 1 + (i // PLAYERS) % (PLAYERS - 1)) % PLAYERS
+        gap = 1 if i % 9 == 0 else 1000 + (i * 137) % 4000
+        ring.push(1 << a, t)
+        pump(t)
+        ring.push((1 << a) | (1 << b), t + gap)
+        pump(t + gap)
+        ring.push(1 << b, t + 60000)
+        ring.push(0, t + 60000 + gap)
+        pump(t + SPACING - 1)
+        t = (t + SPACING) & 0x3FFFFFFF
+        if (i + 1) % ACK_EVERY == 0:
+            journal.ack(journal.last_seq)
+        if i + 1 == 100:
+            gc.collect()
+            first = gc.mem_alloc()
+    journal.ack(journal.last_seq)
+    gc.collect()
+    return {"faceoffs": n, "decisions": decisions, "mem_alloc_after_100": first,
+            "mem_alloc_end": gc.mem_alloc(), "records": journal.last_seq,
+            "scores": game.scores()}
+
+
+def remove_tree(path):
+    for name in os.listdir(path):
+        os.remove(path + "/" + name)
+    os.rmdir(path)
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+    path = "/tmp/tablemate-soak-%d" % os.getpid() if hasattr(os, "getpid") else "/tmp/tablemate-soak"
+    os.mkdir(path)
+    try:
+        out = soak(n, path)
+    finally:
+        remove_tree(path)
+    print(json.dumps(out))
+
+
+main()
