@@ -283,6 +283,10 @@ class Board:
         """Now in the capture's tick domain (30-bit microseconds, firmware.ticks)."""
         return ticks_us()
 
+    def uid(self):
+        """The board's own serial number as hex, where the hardware has one."""
+        return None
+
     def buttons_mask(self):
         """Every button this board has, as a snapshot mask."""
         m = (1 << self.n_buttons) - 1

@@ -89,6 +89,11 @@ class PicoBoard(Board):
     def now_us(self):
         return self.hw.ticks_us()
 
+    def uid(self):
+        import machine
+
+        return "".join("%02x" % b for b in machine.unique_id())
+
     def read_mask(self):
         """Buttons down now, read from the pins (not from the ring)."""
         m = self.irq.read()

@@ -30,6 +30,7 @@ from firmware.record import MAX_PAYLOAD, BadRecord, decode_record, encode_record
 SEG_SUFFIX = ".seg"
 TMP_SUFFIX = ".tmp"
 ACK_NAME = "acked"
+ID_NAME = "id"  # the journal's random tag (see Journal._load_id)
 MAX_LINE = MAX_PAYLOAD + 40  # payload plus the three header fields and the newline
 MAX_BAD_SPOTS = 16
 _CHUNK = 256
@@ -155,6 +156,22 @@ class Journal:
         self.ack_error = None
         makedirs(self.dir)
         self._open()
+        self.id = self._load_id()
+
+    def _load_id(self):
+        """This journal's random tag, made with the journal: a wiped and recreated journal
+        starts its seqs at 1 again under a new tag, so a host never mixes the two."""
+        path = self._path(ID_NAME)
+        try:
+            with open(path, "rb") as f:
+                tag = f.read(16).decode().strip()
+            if len(tag) == 8 and all(c in "0123456789abcdef" for c in tag):
+                return tag
+        except (OSError, UnicodeError):
+            pass
+        tag = "".join("%02x" % b for b in os.urandom(4))
+        replace_file(path, tag.encode())
+        return tag
 
     # ---- paths
 

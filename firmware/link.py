@@ -214,6 +214,7 @@ class Link:
         fields["proto"] = P.PROTOCOL_VERSION
         fields["firmware"] = self.ctx.firmware_version
         fields["board"] = self.ctx.board_name
+        fields["device_id"] = getattr(self.ctx, "device_id", None)
         fields["max_line"] = P.MAX_LINE
         return fields
 

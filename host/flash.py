@@ -21,11 +21,11 @@ turns a 0x03 byte into KeyboardInterrupt), so flash always restarts it, after
 --dry-run too. On a board the restart is a soft reset from the friendly REPL (boot.py
 then main.py run with a fresh heap), and flash waits for the new firmware's hello.
 The virtual device is the unix port, which has no soft reset: flash unmounts the image
-and ends the MicroPython process (sys.exit in the raw REPL). A sim that restarts its
-firmware process on the same port brings the new firmware up and flash waits for its
-hello; otherwise the sim ends with its process and `tablemate sim --image SAME` starts
-the new firmware. (Restarting inside the same process is not an option: the old app's
-heap and its world connection are still held there.)
+and ends the MicroPython process (sys.exit in the raw REPL). `tablemate sim` restarts
+its firmware process on the same port, as a board resets, and flash waits for the new
+firmware's hello (a sim that has been left stopped ends with its process instead, and
+`tablemate sim --image SAME` starts the new firmware). Restarting inside the same
+process is not an option: the old app's heap and its world connection are still held there.
 """
 
 import concurrent.futures

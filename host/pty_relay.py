@@ -12,6 +12,8 @@
   bytes are dropped and counted, as a USB serial port drops output no host reads.
   Towards the child it applies back-pressure instead (stops reading the client), so
   requests are never lost.
+- restart(argv) replaces the child (a reset of the box) behind the same public pty:
+  an open client keeps its port.
 - cut() stops relaying (bytes in flight are lost: the line went dead); with
   hangup=True the public pty is closed too, so an open client sees the port vanish,
   as when a USB cable is pulled. resume() relays again, on a new pty after a hangup,
@@ -67,6 +69,22 @@ class PtyRelay:
         """Spawn argv on the child pty and start relaying; returns self."""
         if self.proc is not None:
             raise RuntimeError("PtyRelay already started")
+        self._spawn(argv, env, cwd)
+        self._open_public()
+        self._start_thread()
+        return self
+
+    def restart(self, argv, env=None, cwd=None):
+        """End the child (if it still runs) and spawn argv in its place; the public pty stays."""
+        if self.proc is None:
+            raise RuntimeError("PtyRelay not started")
+        self._stop_thread()
+        self._end_child()
+        self._spawn(argv, env, cwd)
+        self._start_thread()
+        return self
+
+    def _spawn(self, argv, env, cwd):
         master, slave = _open_raw_pty()
         err = open(self.stderr_path, "ab") if self.stderr_path else subprocess.DEVNULL
         try:
@@ -80,9 +98,18 @@ class PtyRelay:
             if err is not subprocess.DEVNULL:
                 err.close()
         self._child_master = master
-        self._open_public()
-        self._start_thread()
-        return self
+
+    def _end_child(self, timeout=3.0):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout)
+        if self._child_master is not None:
+            os.close(self._child_master)
+            self._child_master = None
 
     def running(self):
         """True while relaying."""
@@ -107,16 +134,7 @@ class PtyRelay:
         """Stop relaying, end the child (terminate, then kill) and release every pty."""
         self._stop_thread()
         self._close_public()
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout)
-        if self._child_master is not None:
-            os.close(self._child_master)
-            self._child_master = None
+        self._end_child(timeout)
         for fd in (self._wake_r, self._wake_w):
             try:
                 os.close(fd)

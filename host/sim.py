@@ -34,6 +34,8 @@ INSTALL_HEAPSIZE = "8m"  # the installer builds the whole image in RAM
 BOOT_TIMEOUT_S = 20.0  # from start to the firmware's world connection
 QUIT_TIMEOUT_S = 3.0  # for the firmware to close its journal and hang up after "quit"
 SYNC_TIMEOUT_S = 10.0
+EXIT_GRACE_S = 2.0  # how long a firmware whose world channel closed gets to exit
+CRASH_LOOP_S = 3.0  # a firmware that exits this soon after a restart is not restarted again
 SETTLE_MARGIN_US = 200000  # past the last lockout: debounce releases and the final DONE
 EXIT_BAD_IMAGE = 3  # sim_launch.py's status for an image it cannot use
 SCRIPT_MODE = "anomia"
@@ -301,6 +303,8 @@ class VirtualDevice:
         self.world = None
         self._listener = None
         self._tmp = None
+        self.restarts = 0
+        self.started_at = 0.0
 
     @property
     def port(self):
@@ -310,18 +314,57 @@ class VirtualDevice:
         return [str(self.exe), "-X", "heapsize=" + self.heapsize, "-i", str(SIM_LAUNCH),
                 str(self.image), "--board", self.board]
 
-    def start(self):
-        """Start the child; returns the serial path (the firmware is still booting)."""
-        from host.pty_relay import PtyRelay
-
+    def _listen(self):
+        """A fresh world listener; returns the child's environment pointing at it."""
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._listener.setblocking(False)
         env = dict(os.environ)
         env["TABLEMATE_WORLD"] = str(self._listener.getsockname()[1])
+        return env
+
+    def start(self):
+        """Start the child; returns the serial path (the firmware is still booting)."""
+        from host.pty_relay import PtyRelay
+
+        env = self._listen()
         self._tmp = tempfile.TemporaryDirectory(prefix="tablemate-sim-")
         self.relay = PtyRelay(stderr_path=os.path.join(self._tmp.name, "stderr.log"))
         self.relay.start(self.argv(), env=env)
+        self.started_at = time.monotonic()
         return self.relay.port
+
+    def exited(self):
+        """The firmware process's exit status once it has ended by itself, else None."""
+        return None if self.relay is None else self.relay.proc.poll()
+
+    def restart(self):
+        """Reset the box: a new firmware process from the image behind the same serial port
+        (what a soft reset or the end of a flash does to a real board)."""
+        if self.world is not None:
+            self.world.close()
+        env = self._listen()
+        self.relay.restart(self.argv(), env=env)
+        self.restarts += 1
+        self.started_at = time.monotonic()
+        return self.connect_world()
+
+    def revive(self, log=None):
+        """After the world channel closed: restart the firmware if its process ended by itself
+        (a flash, machine.soft_reset(), a crash). True if it runs again. A firmware that
+        keeps dying within seconds of its start is left stopped."""
+        try:  # the channel closes a moment before the process has gone
+            status = self.relay.proc.wait(EXIT_GRACE_S)
+        except subprocess.TimeoutExpired:
+            return False  # still running (at its REPL): nothing to revive
+        if time.monotonic() - self.started_at < CRASH_LOOP_S and self.restarts:
+            if log:
+                log("the virtual device exited again at once (status %s): left stopped%s"
+                    % (status, self._why()))
+            return False
+        if log:
+            log("the virtual device exited (status %s): restarting it from its image" % status)
+        self.restart()
+        return True
 
     def stderr_tail(self, limit=2000):
         try:
@@ -406,9 +449,17 @@ def run_headless(device, print_events, stdin=None):
                         if print_events and msg.get("t") == "event":
                             emit_json(msg)
                     if device.world.closed:
-                        return 0
+                        sel.unregister(device.world.sock)
+                        if not device.revive(log=_log):
+                            return 0
+                        sel.register(device.world.sock, selectors.EVENT_READ, "world")
     finally:
         sel.close()
+
+
+def _log(text):
+    sys.stderr.write("tablemate sim: %s\n" % text)
+    sys.stderr.flush()
 
 
 def emit_json(msg):

@@ -165,7 +165,7 @@ def render(view, width=120):
         lines.append(BOLD + "the device hung up" + RESET + " - press q")
     elif view.halted:
         lines.append(BOLD + "firmware stopped (%s)" % view.halted + RESET
-                     + ": the REPL has the serial port; restart the sim to run it again")
+                     + ": the REPL has the serial port; machine.soft_reset() there restarts it")
     lines.append(DIM + "keys: 1-8 player buttons   m mode   o ok   b back   q quit" + RESET)
     return lines
 
@@ -233,9 +233,16 @@ class Tui:
                             self.view.apply(msg)
                             dirty = True
                         if self.world.closed and not self.view.hung_up:
-                            self.view.hung_up = True
                             sel.unregister(self.world.sock)
                             dirty = True
+                            if self.device.revive():  # e.g. after a flash: the box resets
+                                self.world = self.device.world
+                                self.view = DeviceView(self.device.port)
+                                self.view.apply(self.world.hello)
+                                self.held = {}
+                                sel.register(self.world.sock, selectors.EVENT_READ, "world")
+                            else:
+                                self.view.hung_up = True
                 self.release_due()
                 if dirty:
                     self.draw()

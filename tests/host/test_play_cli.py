@@ -58,7 +58,7 @@ def test_draws_match_the_engine_turn_by_turn(capsys):
     (["anomia", "--players", "2"], "anomia needs 3-6 players, got 2"),
     (["anomia", "--players", "9"], "anomia needs 3-6 players, got 9"),
     (["anomia", "--seed", "abc"], "invalid int value: 'abc'"),
-    (["chess"], "unknown game 'chess' (known: anomia)"),
+    (["chess"], "unknown game 'chess' (known: anomia, anomia_score)"),
     (["anomia", "--option", "deck=green"], "deck must be one of blue, red"),
     (["anomia", "--option", "nokey"], "--option needs KEY=VALUE"),
 ])

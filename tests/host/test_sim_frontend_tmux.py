@@ -63,11 +63,21 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
 
         tmux.wait_for(lambda s: "P3 off" in s, timeout=5)  # dark again after the linger
 
-        tmux("send-keys", "-t", SESSION, "o")  # ok opens the selected entry: About
+        tmux("send-keys", "-t", SESSION, "m")  # mode moves to the next entry: About
+        tmux.wait_for(lambda s: ">About" in s, timeout=5)
+        tmux("send-keys", "-t", SESSION, "o")  # ok opens it
         about = tmux.wait_for(lambda s: "ABOUT" in s, timeout=5)
         assert "board sim" in about and "fw " in about
         tmux("send-keys", "-t", SESSION, "b")  # back returns to the menu
         tmux.wait_for(lambda s: ">About" in s and "ABOUT" not in s, timeout=5)
+
+        tmux("send-keys", "-t", SESSION, "m")  # wraps round to the buzzers
+        tmux.wait_for(lambda s: ">Anomia buzzers" in s, timeout=5)
+        tmux("send-keys", "-t", SESSION, "o")
+        tmux.wait_for(lambda s: "ANOMIA 4P" in s, timeout=5)
+        tmux("send-keys", "-t", SESSION, "2")  # player 2 buzzes alone: the winner
+        won = tmux.wait_for(lambda s: "WINNER" in s and "P2 lit" in s, timeout=5)
+        assert "P1 off" in won and "P3 off" in won
         tmux("send-keys", "-t", SESSION, "q")
         deadline = time.monotonic() + 10
         while tmux.alive() and time.monotonic() < deadline:

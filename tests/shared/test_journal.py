@@ -283,3 +283,18 @@ def test_failed_write_is_trimmed_before_the_next_append():
         assert seqs_of(j.records_since(0, 10)) == [1, 2, 3, 4]
         assert j.stats()["torn_bytes_cut"] == 0 and j.stats()["bad_records"] == 0
         j.close()
+
+
+def test_journal_id_is_kept_and_renewed_with_a_new_journal():
+    with tmp_dir() as d:
+        path = d + "/j"
+        j = Journal(path)
+        j.append("x", {"i": 1})
+        tag = j.id
+        assert len(tag) == 8
+        j.close()
+        assert Journal(path).id == tag
+        for name in os.listdir(path):
+            os.remove(path + "/" + name)
+        fresh = Journal(path)
+        assert fresh.id != tag and fresh.last_seq == 0

@@ -1,0 +1,55 @@
+"""A reset of the virtual box (machine.soft_reset() at its REPL, or the end of a flash)
+restarts the firmware from its image behind the same serial port, as a board would."""
+
+import subprocess
+import time
+
+from host.serial_client import DeviceClient, LinkError
+from tests.host.test_sim_boot import BIN, Sim, image_processes
+
+
+def firmware_processes(image):
+    """The micropython children running this image (not the `tablemate sim` parent)."""
+    out = []
+    for pid in image_processes(image):
+        try:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                if b"sim_launch" in f.read():
+                    out.append(pid)
+        except OSError:
+            pass
+    return out
+
+
+def hello_again(port, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with DeviceClient(port, timeout=0.5) as dev:
+                return dev.info, dev.status()["status"]
+        except LinkError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_soft_reset_restarts_the_firmware_on_the_same_port(tmp_path):
+    image = tmp_path / "flash.img"
+    with Sim(image, "--fresh") as sim:
+        sim.wait_ready()
+        info, _ = hello_again(sim.port)
+        before = firmware_processes(image)
+        assert len(before) == 1
+        res = subprocess.run([str(BIN / "mpremote"), "connect", sim.port, "resume", "exec",
+                              "import machine; machine.soft_reset()"],
+                             capture_output=True, text=True, timeout=30)
+        # mpremote may report the port going quiet: the reset is what matters
+        info2, st = hello_again(sim.port)
+        after = firmware_processes(image)
+        assert len(after) == 1 and after != before, (before, after, res.stderr)
+        assert info2["device_id"] == info["device_id"]  # same image, same journal
+        assert st["mode"] == "menu"
+        code, _, err = sim.stop()
+        assert code == 0
+        assert "restarting it from its image" in err
+    assert image_processes(image) == []
