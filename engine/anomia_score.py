@@ -28,6 +28,20 @@ def _names(players):
     return ", ".join("P%d" % (p + 1) for p in players)
 
 
+def _mask(players):
+    m = 0
+    for p in players or ():
+        m |= 1 << p
+    return m
+
+
+def _players(mask):
+    """The ascending player list of a mask; None for 0."""
+    if not mask:
+        return None
+    return [p for p in range(MAX_PLAYERS) if mask >> p & 1]
+
+
 def _ties_among(players):
     """Every tie action among two or more of players (members ascending)."""
     players = sorted(players)
@@ -83,24 +97,24 @@ class AnomiaScore:
         if op == "win":
             self.piles[action[1]] += 1
             self.faceoffs += 1
-            self._push(["win", action[1], action[2], self.tiebreak])
+            self._push("win", action[1], action[2])
             self.tiebreak = None
         elif op == "tie":
-            self._push(["tie", action[1], action[2], self.tiebreak])
+            self._push("tie", action[1], action[2])
             self.tiebreak = list(action[1:])
         elif op == "undo":
             last = self.history.pop()
             if last[0] == "win":
                 self.piles[last[1]] -= 1
                 self.faceoffs -= 1
-                self.tiebreak = last[3]
-            else:
-                self.tiebreak = last[3]
+            self.tiebreak = _players(last[3])
         else:
             self.over = True
 
-    def _push(self, entry):
-        self.history.append(entry)
+    def _push(self, op, a, b):
+        # The pending tie-breaker before this action is kept as a bitmask: every history
+        # entry is then four small ints/strings, so a full history has a fixed size.
+        self.history.append([op, a, b, _mask(self.tiebreak)])
         if len(self.history) > HISTORY_LIMIT:
             self.history.pop(0)
 
@@ -167,7 +181,7 @@ class AnomiaScore:
             "rng": self.rng.state(),
             "piles": list(self.piles),
             "tiebreak": list(self.tiebreak) if self.tiebreak else None,
-            "history": [list(h[:3]) + [list(h[3]) if h[3] else None] for h in self.history],
+            "history": [list(h) for h in self.history],
             "faceoffs": self.faceoffs,
             "over": self.over,
         }
@@ -195,7 +209,7 @@ def from_dict(d):
         s.piles = piles
         tb = d["tiebreak"]
         s.tiebreak = [int(p) for p in tb] if tb else None
-        s.history = [[h[0], h[1], h[2], list(h[3]) if h[3] else None] for h in d["history"]]
+        s.history = [[str(h[0]), int(h[1]), int(h[2]), int(h[3])] for h in d["history"]]
         s.faceoffs = int(d["faceoffs"])
         s.over = bool(d["over"])
     except BadState:

@@ -93,21 +93,36 @@ def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None):
                            "options": {"players": PLAYERS, "lockout_ms": LOCKOUT_MS}})
                 started = time.monotonic()
                 after_first = None
+                first_at = None
                 t = SPACING_US
-                for i in range(faceoffs):
-                    for t_us, player, down in faceoff_edges(i, t):
+                i = 0
+                st = None
+                while True:
+                    if i < faceoffs:
+                        edges = faceoff_edges(i, t)
+                    else:  # the end: one press from a tied player closes the pending tie-breaker
+                        edges = [(t, st["status"]["mode_status"]["tiebreak"][0], 1),
+                                 (t + 60000, st["status"]["mode_status"]["tiebreak"][0], 0)]
+                    for t_us, player, down in edges:
                         soak.world.send({"t": "clock", "us": t_us})
                         soak.world.edge(player, down, t_us)
                     t += SPACING_US
-                    if (i + 1) % CHECK_EVERY == 0 or i + 1 == faceoffs:
-                        soak.settle(t)
-                        st = client.status()
-                        client.ack(st["journal"]["last_seq"])
-                        if after_first is None:
-                            after_first = st
-                        if log:
-                            log("%d face-offs, %d decisions, heap in use %d" % (
-                                i + 1, soak.decisions, st["status"]["mem_alloc"]))
+                    i += 1
+                    looking = after_first is None and i >= CHECK_EVERY and i % 10 == 0
+                    if i % CHECK_EVERY and i < faceoffs and not looking:
+                        continue
+                    soak.settle(t)
+                    st = client.status()
+                    client.ack(st["journal"]["last_seq"])
+                    quiet = not st["status"]["mode_status"]["tiebreak"]
+                    if log:
+                        log("%d face-offs, %d decisions, heap in use %d%s" % (
+                            i, soak.decisions, st["status"]["mem_alloc"], "" if quiet else " (tie-break)"))
+                    # heap in use is compared at like moments: no tie-breaker pending
+                    if quiet and after_first is None:
+                        after_first, first_at = st, i
+                    elif quiet and i >= faceoffs:
+                        break
                 elapsed = time.monotonic() - started
                 end = client.status()
             finally:
@@ -125,7 +140,8 @@ def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None):
             "ties": soak.ties,
             "heapsize": heapsize,
             "mem_alloc_after_first": after_first["status"]["mem_alloc"],
-            "faceoffs_at_first_check": min(CHECK_EVERY, faceoffs),
+            "faceoffs_at_first_check": first_at,
+            "faceoffs_run": i,
             "mem_alloc_end": end["status"]["mem_alloc"],
             "mode": end["status"].get("mode"),
             "mode_error": end["status"].get("mode_error"),

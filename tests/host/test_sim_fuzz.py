@@ -1,0 +1,43 @@
+"""10,000 random and malformed frames through the pty of a running virtual device
+(`tablemate sim --headless`): every one is answered with a typed error, the device stays
+up, and its status, settings and records are unchanged."""
+
+from firmware import protocol as P
+from host.serial_client import DeviceClient
+from tests.host import fuzz_frames
+from tests.host.test_link_over_pty import all_records
+from tests.host.test_sim_boot import Sim
+
+FUZZ_N = 10000
+# Status fields that move by themselves (clock, heap) or count the link's own traffic.
+MOVING = ("uptime_s", "mem_free", "mem_alloc")
+
+
+def snapshot(dev):
+    reply = dev.status()
+    st = {k: v for k, v in reply["status"].items() if k not in MOVING}
+    return {"status": st, "journal": reply["journal"], "settings": dev.settings_get(),
+            "records": all_records(dev)}, reply["link"]["rx_errors"]
+
+
+def test_fuzzed_frames_through_the_virtual_device(tmp_path, capsys):
+    with Sim(tmp_path / "flash.img", "--fresh") as sim:
+        sim.wait_ready()
+        with DeviceClient(sim.port, timeout=5.0) as dev:
+            before, errors_before = snapshot(dev)
+        summary = fuzz_frames.run_fuzz(sim.port, n=FUZZ_N, seed=77)
+        with capsys.disabled():
+            print("\nvirtual device fuzz: %d frames, %d bytes in %.2f s = %.0f frames/s, by code %s"
+                  % (summary["replies"], summary["bytes_sent"], summary["seconds"], summary["rate"],
+                     summary["by_code"]))
+        assert summary["missing"] == 0, summary
+        assert summary["unexpected"] == 0, summary["examples"]
+        assert summary["replies"] == FUZZ_N
+        assert set(summary["by_code"]) == set(P.ERROR_CODES) - {P.BUSY, P.INTERNAL}
+        assert sim.proc.poll() is None
+        with DeviceClient(sim.port, timeout=5.0) as dev:
+            after, errors_after = snapshot(dev)
+        assert after == before
+        assert errors_after == errors_before + FUZZ_N
+        code, _, err = sim.stop()
+        assert code == 0, err
