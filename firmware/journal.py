@@ -335,21 +335,32 @@ class Journal:
     def records_since(self, cursor, limit):
         """Intact records with seq > cursor, oldest first, at most limit of them."""
         out = []
-        if limit <= 0 or cursor >= self.last_seq:
+        if limit <= 0:
             return out
+        for rec in self.iter_since(cursor):
+            out.append(rec)
+            if len(out) >= limit:
+                break
+        return out
+
+    def iter_since(self, cursor):
+        """Intact records with seq > cursor, oldest first, decoded one at a time (a reader
+        that stops early, e.g. when its reply is full, never holds more than one)."""
+        if cursor >= self.last_seq:
+            return
         segs = self._segs
         i = 0
         while i + 1 < len(segs) and segs[i + 1][0] <= cursor + 1:
             i += 1
         prev = cursor
-        while i < len(segs) and len(out) < limit:
+        while i < len(segs):
             seg = segs[i]
             i += 1
             if not seg[3] or seg[2] <= cursor:
                 continue
             with open(self._seg_path(seg[0]), "rb") as f:
                 reader = LineReader(f)
-                while len(out) < limit:
+                while True:
                     item = reader.next()
                     if item is None or item[0] >= seg[4]:
                         break
@@ -362,8 +373,7 @@ class Journal:
                         continue
                     if rec["seq"] > prev:
                         prev = rec["seq"]
-                        out.append(rec)
-        return out
+                        yield rec
 
     # ---- ack / prune
 

@@ -254,13 +254,17 @@ class Link:
         items = []  # each record's JSON, sent as its own piece
         size = 0
         last = cursor
-        for rec in journal.records_since(cursor, limit):
+        # One record decoded at a time, stopping as soon as the page is full: a large limit
+        # costs no memory beyond the page itself.
+        for rec in journal.iter_since(cursor):
             item = json.dumps(wire_record(rec), separators=(",", ":")).encode()
             if items and size + len(item) + 1 > _PAGE_BUDGET:
                 break
             items.append(item)
             size += len(item) + 1
             last = rec["seq"]
+            if len(items) >= limit:
+                break
         fields = {
             "next": last,
             "more": bool(items) and last < journal.last_seq,

@@ -53,6 +53,20 @@ def compile_file(src, out, march=None):
     return res.returncode == 0, (res.stderr or res.stdout).strip()
 
 
+def compile_tree(dest, root=ROOT):
+    """Every device .py below a folder compiled into dest as .mpy, laid out as on the device
+    (what a flashed box imports). Raises RuntimeError naming the first file that fails."""
+    dest = Path(dest)
+    for src, rel in device_files(root):
+        if rel.endswith(".py") and "/" in rel:
+            out = dest / (rel[:-3] + ".mpy")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            ok, msg = compile_file(src, out)
+            if not ok:
+                raise RuntimeError("%s: %s" % (rel, msg))
+    return dest
+
+
 def compile_check(root=ROOT):
     failures = []
     count = 0

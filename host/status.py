@@ -1,15 +1,16 @@
-"""`tablemate status --port PATH`: say hello to a box (or the virtual device) and show its status."""
+"""`tablemate status [--port PATH]`: say hello to a box (or the virtual device) and show its status."""
 
 import json
 import sys
 
 from host.cli import CliError
+from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, LinkError, mpy_info
 
 
 def add_parser(subparsers):
     p = subparsers.add_parser("status", help="show a connected box's firmware, mode and journal")
-    p.add_argument("--port", required=True, help="serial port of the box, e.g. /dev/ttyACM0 or the sim's pty")
+    add_port_argument(p)
     p.add_argument("--timeout", type=float, default=2.0, help="seconds to wait for each reply (default 2)")
     p.add_argument("--json", action="store_true", help="print the raw hello and status replies as JSON")
     p.set_defaults(func=run)
@@ -51,7 +52,8 @@ def format_status(port, info, st):
 
 def run(args):
     try:
-        with DeviceClient(args.port, timeout=args.timeout) as dev:
+        port = resolve_port(args.port)
+        with DeviceClient(port, timeout=args.timeout) as dev:
             st = dev.status()
             info = dev.info
     except LinkError as e:
@@ -59,5 +61,5 @@ def run(args):
     if args.json:
         sys.stdout.write(json.dumps({"hello": info, "status": st}, sort_keys=True, indent=2) + "\n")
     else:
-        sys.stdout.write(format_status(args.port, info, st))
+        sys.stdout.write(format_status(port, info, st))
     return 0

@@ -101,7 +101,7 @@ class Mode:
         self.n += 1
         self._record("action", data)
 
-    def end_game(self, reason, now_ms):
+    def end_game(self, reason, now_ms, show=True):
         if self.game is None or self.over:
             return
         self._settle_pending()
@@ -111,6 +111,10 @@ class Mode:
                                   "reason": reason, "n": self.n})
         self.n += 1
         self.over = True
+        self.app.emit("game", {"event": "end", "game": self.game_id, "scores": self.game.scores(),
+                               "winners": [p + 1 for p in self.game.winners()], "reason": reason})
+        if not show:
+            return
         names = self._names()
         best = self.game.winners()
         self.app.display.winner(names[best[0]] if len(best) == 1 else "TIE",
@@ -119,8 +123,6 @@ class Mode:
             self.app.leds.tie(self._mask(best), now_ms)
         else:
             self.app.leds.winner(best[0], now_ms)
-        self.app.emit("game", {"event": "end", "game": self.game_id, "scores": self.game.scores(),
-                               "winners": [p + 1 for p in best], "reason": reason})
 
     # ---- decisions
 
@@ -269,10 +271,8 @@ class Mode:
             self.storage_error = str(e)
             self.app.leds.error(now_ms)
             return
+        self.end_game("players_changed", now_ms, show=False)
         self.players = players
-        self._record("game_end", {"game": self.game_id, "scores": self.game.scores(),
-                                  "winners": [], "digest": self.game.digest(),
-                                  "reason": "players_changed", "n": self.n})
         self.new_game(now_ms)
 
     def tick(self, now_ms):

@@ -7,23 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host.device_files import compile_file, device_files
+from host.device_files import compile_tree
 from host.soak import run_soak
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = str(Path(sys.executable).parent / "micropython")
-
-
-def compiled_tree(dest):
-    """The device files compiled with mpy-cross into dest, laid out as on the device."""
-    for src, rel in device_files():
-        if not rel.endswith(".py") or "/" not in rel:
-            continue
-        out = dest / (rel[:-3] + ".mpy")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        ok, msg = compile_file(src, out)
-        assert ok, msg
-    return dest
 
 
 def decision_path_soak(root, faceoffs, heapsize="64k"):
@@ -35,7 +23,7 @@ def decision_path_soak(root, faceoffs, heapsize="64k"):
 
 
 def test_decision_path_soak_in_a_64k_heap(tmp_path):
-    out = decision_path_soak(compiled_tree(tmp_path / "device"), 2000)
+    out = decision_path_soak(compile_tree(tmp_path / "device"), 2000)
     print("\n64k decision-path soak:", out)
     assert out["faceoffs"] >= 2000 and out["decisions"] > 1800
     assert out["mem_alloc_end"] <= out["mem_alloc_after_100"]

@@ -144,8 +144,12 @@ def test_a_device_with_an_older_protocol(fake, capsys):
     assert "speaks protocol 0" in err and "update the firmware" in err
 
 
-def test_no_port_argument(capsys):
-    with pytest.raises(SystemExit) as e:
-        cli_main(["status"])
-    assert e.value.code == 2
-    assert "--port" in capsys.readouterr().err
+def test_no_port_and_no_board_found(capsys, monkeypatch):
+    from host import port_select
+
+    monkeypatch.delenv(port_select.PORT_ENV, raising=False)
+    monkeypatch.setattr(port_select, "find_boards", lambda: [])
+    assert cli_main(["status"]) == 2
+    err = capsys.readouterr().err
+    assert "no Raspberry Pi board found" in err and "--port" in err
+    assert err.count("\n") == 1

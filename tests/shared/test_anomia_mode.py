@@ -79,9 +79,15 @@ def replay(records):
     game = anomia_score.new_game(start_rec["seed"], len(start_rec["players"]), **{})
     assert game.digest() == start_rec["digest"]
     for r in records:
-        if r["kind"] == "action" and r["data"]["game"] == start_rec["game"]:
+        if r["data"].get("game") != start_rec["game"]:
+            continue
+        if r["kind"] == "action":
             game.apply(r["data"]["action"])
             assert game.digest() == r["data"]["digest"], r
+        elif r["kind"] == "game_end":  # the end is applied by the record itself
+            game.apply(["end"])
+            assert game.digest() == r["data"]["digest"], r
+            assert game.scores() == r["data"]["scores"]
     return game
 
 
@@ -166,6 +172,7 @@ def test_mode_button_ends_the_game_and_ok_starts_a_new_one():
         mode.on_button(MODE_BIT, 1, 600 * MS)
         end = [r for r in app.records() if r["kind"] == "game_end"]
         assert end[-1]["data"]["winners"] == [1] and end[-1]["data"]["reason"] == "ended"
+        assert replay(app.records()).winners() == [1]
         press(mode, 2, 700 * MS)  # ignored once the game is over
         assert mode.game.scores() == [0, 1, 0]
         old = mode.game_id
@@ -182,6 +189,10 @@ def test_ok_before_the_first_faceoff_cycles_players_and_keeps_the_setting():
         mode.on_button(OK_BIT, 1, 0)
         assert mode.players == 5 and app.settings.get("players") == 5
         assert Settings(d + "/settings.json").get("players") == 5
+        ends = [r for r in app.records() if r["kind"] == "game_end"]
+        assert [e["data"]["reason"] for e in ends] == ["players_changed"]
+        first = [r for r in app.records() if r["data"].get("game") == ends[0]["data"]["game"]]
+        assert replay(first).is_over()
 
 
 def test_presses_beyond_the_player_count_are_ignored():

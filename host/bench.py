@@ -1,0 +1,144 @@
+"""`make bench`: the speed and memory figures, measured here and now, printed as a table.
+
+Rows: the buzzer's press-to-decision latency and allocations, heap use of the Anomia
+mode, soaks of 10,000 face-offs (the whole virtual device, and the decision path
+under -X heapsize=64k), the virtual device's boot-to-ready time, serial fuzzing,
+power cuts, sync throughput and flash times. Counts can be changed with flags.
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MICROPYTHON = str(Path(sys.executable).parent / "micropython")
+
+
+def micropython_json(args, heapsize):
+    res = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heapsize] + args, cwd=ROOT,
+                         capture_output=True, text=True, timeout=1800)
+    if res.returncode != 0:
+        raise RuntimeError("%s failed: %s" % (" ".join(args), (res.stdout + res.stderr)[-2000:]))
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def boot_to_ready(runs=3):
+    """Seconds from starting the virtual device until its firmware answers hello."""
+    from host.serial_client import DeviceClient, LinkError
+    from host.sim import VirtualDevice, micropython_path, prepare_image
+
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        image = Path(tmp) / "boot.img"
+        exe = micropython_path()
+        prepare_image(exe, "320k", image, fresh=True)
+        for _ in range(runs):
+            dev = VirtualDevice(exe, image)
+            t0 = time.monotonic()
+            port = dev.start()
+            try:
+                while True:
+                    try:
+                        with DeviceClient(port, timeout=0.2):
+                            times.append(time.monotonic() - t0)
+                            break
+                    except LinkError:
+                        if time.monotonic() - t0 > 30:
+                            raise
+                        time.sleep(0.01)
+            finally:
+                dev.connect_world()
+                dev.stop()
+    return sorted(times)[len(times) // 2]
+
+
+def fuzz_rate(n):
+    from host.sim import VirtualDevice, micropython_path, prepare_image
+    from tests.host.fuzz_frames import run_fuzz, wait_ready
+
+    with tempfile.TemporaryDirectory() as tmp:
+        image = Path(tmp) / "fuzz.img"
+        exe = micropython_path()
+        prepare_image(exe, "320k", image, fresh=True)
+        dev = VirtualDevice(exe, image)
+        port = dev.start()
+        try:
+            dev.connect_world()
+            wait_ready(port)
+            return run_fuzz(port, n=n, seed=99)
+        finally:
+            dev.stop()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host.bench")
+    ap.add_argument("--faceoffs", type=int, default=10000)
+    ap.add_argument("--presses", type=int, default=2000)
+    ap.add_argument("--power-cuts", type=int, default=2000)
+    ap.add_argument("--fuzz", type=int, default=10000)
+    ap.add_argument("--records", type=int, default=1000)
+    args = ap.parse_args(argv)
+    from host import bench_host
+    from host.device_files import compile_tree
+    from host.soak import run_soak
+
+    rows = []
+
+    def row(what, value, how):
+        rows.append((what, value, how))
+        print("%-46s %-30s %s" % (what, value, how), flush=True)
+
+    print("%-46s %-30s %s" % ("figure", "value", "measured by"))
+    lat = micropython_json(["tests/bench/buzzer_latency.py", str(args.presses)], "64k")
+    for key, label in (("window_0", "tie window 0"), ("window_1000", "tie window 1000 us")):
+        r = lat[key]
+        row("press-to-decision, %s (median / p99)" % label, "%d / %d us" % (r["median_us"], r["p99_us"]),
+            "unix port, %d presses" % r["presses"])
+    row("allocations per press (edge to decision)", "%.1f bytes" % lat["window_0"]["alloc_bytes_per_press"],
+        "micropython.mem_total()")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = compile_tree(Path(tmp) / "device")
+        path = micropython_json(["tests/bench/buzzer_soak.py", str(args.faceoffs), "--root", str(root)],
+                                "64k")
+    row("decision-path soak, -X heapsize=64k", "%d face-offs, heap %d -> %d B" % (
+        path["faceoffs"], path["mem_alloc_after_100"], path["mem_alloc_end"]),
+        "ring->debouncer->arbiter->scorekeeper, .mpy")
+
+    soak = run_soak(args.faceoffs)
+    row("virtual device soak, Anomia mode", "%d face-offs in %.1f s" % (soak["faceoffs"], soak["seconds"]),
+        "scripted edges, heap %s" % soak["heapsize"])
+    row("  heap in use after first 100 / at end", "%d / %d B" % (
+        soak["mem_alloc_after_first"], soak["mem_alloc_end"]), "gc.mem_alloc() after collect")
+    row("peak heap for the mode (live, 64-bit port)", "%d B" % max(soak["mem_alloc_after_first"],
+                                                                    soak["mem_alloc_end"]),
+        "status op during the soak")
+
+    row("virtual device boot to ready", "%.2f s" % boot_to_ready(), "start -> hello answered (median of 3)")
+
+    fz = fuzz_rate(args.fuzz)
+    row("serial fuzz", "%d/%d typed errors, %.0f frames/s" % (fz["replies"] - fz["unexpected"], fz["replies"],
+                                                               fz["rate"]), "virtual device pty")
+
+    cuts = micropython_json(["-c", "import sys; sys.path.insert(0, '.'); import json; "
+                             "from tests.shared.test_powercut import run_power_cuts; "
+                             "print(json.dumps(run_power_cuts(%d)))" % args.power_cuts], "192k")
+    row("power cuts", json.dumps(cuts, sort_keys=True)[:60], "littlefs RAM image, remount each")
+
+    sync = bench_host.bench_sync(args.records)
+    row("sync throughput", "%.0f records/s" % sync["records_per_s"], "%d records from the virtual device"
+        % sync["records"])
+    fl = bench_host.bench_flash()
+    row("flash, full", "%.2f s" % fl["full_s"],
+        "%d files, %.1f KB" % (fl["full_files"], fl["full_bytes"] / 1024))
+    row("flash, incremental (one changed file)", "%.2f s" % fl["incremental_s"], "%d file copied"
+        % fl["incremental_files"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
