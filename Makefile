@@ -5,8 +5,10 @@ MPY     := .venv/bin/micropython
 # A Pico-like heap budget for the MicroPython half of the tests (an RP2040 build has ~190 KB free).
 MPY_HEAP ?= 192k
 STAMP   := .venv/.installed
+# Modules that talk to rp2 hardware: type-checked against the MicroPython rp2 stubs.
+RP2_CODE := firmware/board_pico.py firmware/pio_capture.py
 
-.PHONY: all run test lint pytest mpytest mpycross bench flash clean
+.PHONY: all run test lint bench flash clean
 
 all: test
 
@@ -22,8 +24,10 @@ run: $(STAMP)
 test: $(STAMP)
 	@set -eo pipefail; \
 	echo "== ruff"; .venv/bin/ruff check . ; \
+	echo "== mypy: the rp2 board code against micropython-rp2-stubs"; \
+	.venv/bin/mypy --check-untyped-defs --ignore-missing-imports --follow-imports=silent $(RP2_CODE); \
 	echo "== mpy-cross (every device file)"; $(PY) -m host.device_files --compile-check; \
-	echo "== pytest (CPython)"; $(PY) -m pytest -q -p no:cacheprovider | tee .venv/pytest.log; \
+	echo "== pytest (CPython)"; $(PY) -m pytest -p no:cacheprovider | tee .venv/pytest.log; \
 	echo "== the same shared tests under micropython (one process per module)"; \
 	$(PY) tests/run_micropython.py --heapsize $(MPY_HEAP) | tee .venv/mpytest.log; \
 	echo "== summary"; \

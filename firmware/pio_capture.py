@@ -200,7 +200,7 @@ def _encode(tokens, labels, line):
 def assemble(source):
     """Program from pioasm text: labels `name:`, `.wrap_target`, `.wrap`, delays `[n]`."""
     labels = {}
-    body = []  # (tokens, delay, line)
+    body = []  # type: list  # (tokens, delay, line)
     wrap_target = 0
     wrap = None
     for line in source.split("\n"):
