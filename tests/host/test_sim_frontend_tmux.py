@@ -13,6 +13,7 @@ try:
 except ImportError:  # tests/host is not a package: pytest put it on sys.path
     from test_sim_boot import ROOT, image_processes, sim_command
 
+# .ci/run installs tmux; elsewhere the test says why it did not run
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 SESSION = "tablemate-sim-test"
 # Player 3 is blue in the default roster: the swatch is drawn in that colour only while lit.
