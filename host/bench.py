@@ -153,7 +153,9 @@ def main(argv=None):
     cuts = micropython_json(["-c", "import sys; sys.path.insert(0, '.'); import json; "
                              "from tests.shared.test_powercut import run_power_cuts; "
                              "print(json.dumps(run_power_cuts(%d)))" % args.power_cuts], "192k")
-    row("power cuts", json.dumps(cuts, sort_keys=True)[:60], "littlefs RAM image, remount each")
+    # run_power_cuts asserts every trial: reaching here means every cut was consistent
+    row("power cuts", "%d cuts (%d torn writes), all consistent" % (cuts["cuts"], cuts["torn"]),
+        "littlefs RAM image, remount each")
 
     sync = bench_host.bench_sync(args.records)
     row("sync throughput", "%.0f records/s" % sync["records_per_s"], "%d records from the virtual device"
