@@ -18,6 +18,7 @@ import gc
 import time
 
 from firmware import modes
+from firmware import settings as settings_mod
 
 FIRMWARE_VERSION = "0.1.0"
 DATA_DIR = "data"
@@ -69,17 +70,6 @@ def choose_board():
     return config.get("board", DEFAULT_BOARD)
 
 
-def seat_colours(roster):
-    """One colour per physical seat: the roster's, then the default palette for seats beyond it."""
-    from firmware.settings import DEFAULT_COLOURS
-
-    out = []
-    for i in range(N_PLAYERS_MAX):
-        c = roster[i]["colour"] if i < len(roster) else DEFAULT_COLOURS[i]
-        out.append((c[0], c[1], c[2]))
-    return out
-
-
 class WatchedSettings:
     """firmware.settings.Settings with a hook after each successful update (the serial link
     changes settings; the app re-applies brightness, colours, sound and debounce)."""
@@ -129,7 +119,7 @@ class App:
         self.sound = self.board.make_sound(enabled=self.settings.get("sound"))
         self.link = Link(self)
         self.debouncer = Debouncer(N_INPUTS, self.settings.get("debounce_ms") * 1000)
-        self.leds.set_colours(seat_colours(self.settings.get("roster")))
+        self.leds.set_colours(settings_mod.seat_colours(self.settings.get("roster")))
         self.leds.set_status(STATUS_COLOUR)
 
         self.mode = None
@@ -266,7 +256,7 @@ class App:
         if "brightness" in changes:
             self.leds.set_brightness(self.settings.get("brightness"))
         if "roster" in changes:
-            self.leds.set_colours(seat_colours(self.settings.get("roster")))
+            self.leds.set_colours(settings_mod.seat_colours(self.settings.get("roster")))
         if "sound" in changes:
             self.sound.set_enabled(self.settings.get("sound"))
         if "debounce_ms" in changes:

@@ -29,6 +29,15 @@ DEFAULT_COLOURS = (
 )
 
 
+def seat_colours(roster, seats=ROSTER_MAX):
+    """One (r, g, b) per physical seat: the roster's, then the default palette beyond it."""
+    out = []
+    for i in range(seats):
+        c = roster[i]["colour"] if i < len(roster) else DEFAULT_COLOURS[i]
+        out.append((c[0], c[1], c[2]))
+    return out
+
+
 def default_roster():
     return [{"name": "P%d" % (i + 1), "colour": list(c)} for i, c in enumerate(DEFAULT_COLOURS)]
 

@@ -16,6 +16,7 @@ Controls while the mode runs:
 from engine import anomia_score
 from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT
+from firmware.settings import seat_colours
 from firmware.ticks import ticks_add, ticks_diff, ticks_us
 
 MIN_PLAYERS = 3
@@ -77,6 +78,7 @@ class Mode:
         self.over = False
         self.pending = NONE
         self.arb.set_players(self.players)
+        self._light_seats(self.players)
         roster = self.app.settings.get("roster")
         self._record("game_start", {
             "game": self.game_id,
@@ -91,6 +93,10 @@ class Mode:
         self.app.leds.armed(now_ms)
         self._show_scores("ANOMIA %dP" % self.players)
         self.app.emit("game", {"event": "start", "game": self.game_id, "players": self.players})
+
+    def _light_seats(self, n):
+        """Player LEDs in roster colours for the first n seats; seats not in play stay dark."""
+        self.app.leds.set_colours(seat_colours(self.app.settings.get("roster"), n))
 
     def _apply(self, action, detail=None):
         self.game.apply(action)
@@ -292,6 +298,7 @@ class Mode:
     def settings_changed(self, changes):
         # Timing settings apply from the next game; names and colours at once.
         if "roster" in changes and self.game is not None:
+            self._light_seats(self.players)
             self._show_scores()
 
     def status(self):
@@ -306,3 +313,4 @@ class Mode:
     def stop(self):
         if not self.over and self.game is not None:
             self.end_game("left", self.app.now_ms())
+        self._light_seats(MAX_PLAYERS)  # the menu's button test uses every seat

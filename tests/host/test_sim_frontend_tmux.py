@@ -75,7 +75,8 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         tmux("send-keys", "-t", SESSION, "m")  # wraps round to the buzzers
         tmux.wait_for(lambda s: ">Anomia buzzers" in s, timeout=5)
         tmux("send-keys", "-t", SESSION, "o")
-        tmux.wait_for(lambda s: "ANOMIA 4P" in s, timeout=5)
+        armed = tmux.wait_for(lambda s: "ANOMIA 4P" in s and "P4 lit" in s, timeout=5)
+        assert "P1 lit" in armed and "P5 off" in armed and "P8 off" in armed  # 4 seats in play
         tmux("send-keys", "-t", SESSION, "2")  # player 2 buzzes alone: the winner
         won = tmux.wait_for(lambda s: "WINNER" in s and "P2 lit" in s, timeout=5)
         assert "P1 off" in won and "P3 off" in won
