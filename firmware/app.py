@@ -149,6 +149,7 @@ class App:
             world.on("closed", lambda msg: self.stop("front-end gone"))
             world.on("mode", self._world_mode)
             world.on("sync", self._world_sync)
+            world.on("time", lambda msg: self.set_time(msg.get("epoch")))
 
     # ---- the ctx the serial link uses
 

@@ -111,6 +111,9 @@ def sync_device(dev, store, progress=None, page_limit=PAGE_LIMIT, warn=None,
     started = time.monotonic()
     device_id, info, journal = device_identity(dev, warn)
     result = SyncResult(device_id)
+    # The box has no clock of its own: each sync gives it the time, so the records it
+    # writes from now on carry wall time (older ones keep t = null).
+    dev.time_set()
     store.register_device(device_id, info)
     cursor = store.cursor(device_id)
     last_seq = journal.get("last_seq")

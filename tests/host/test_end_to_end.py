@@ -5,6 +5,7 @@ replay, stats with a plot. (The cut-link case is in test_sync.py.)"""
 import json
 import sqlite3
 import subprocess
+import time
 
 from tests.host.test_sim_boot import BIN, ROOT, Sim, sim_command, sim_env
 
@@ -79,8 +80,11 @@ def test_flash_play_sync_twice_replay_stats(tmp_path):
     assert len(games) == 1 and "anomia" in games[0], listing.stdout
     game_id = games[0].split()[0]
     shown = tablemate(tmp_path, "games", "--db", str(db), "export", game_id, "--format", "json")
-    actions = [r["data"]["action"] for r in json.loads(shown.stdout)["records"] if r["kind"] == "action"]
+    exported = json.loads(shown.stdout)["records"]
+    actions = [r["data"]["action"] for r in exported if r["kind"] == "action"]
     assert actions == [["win", 1, 0], ["tie", 2, 3], ["win", 3, -1], ["win", 0, 2]]
+    started = time.time() - 600
+    assert all(isinstance(r["t"], int) and r["t"] > started for r in exported)  # the sim set the clock
 
     # 4. replay passes; stats counts the face-offs and writes a PNG
     rep = tablemate(tmp_path, "replay", "--db", str(db), game_id)
