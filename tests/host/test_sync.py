@@ -59,6 +59,7 @@ class LinkBox:
         self.proto = proto
         self.requests = []
         self.tamper = None
+        self.epochs = []  # every time the host set the clock
         self.link = Link(self)
         master, slave = pty.openpty()
         tty.setraw(slave)
@@ -76,7 +77,7 @@ class LinkBox:
         return st
 
     def set_time(self, epoch):
-        pass
+        self.epochs.append(epoch)
 
     def switch_mode(self, name):
         raise ValueError("no modes here")
@@ -151,6 +152,7 @@ def test_sync_twice_stores_each_record_once_and_acks(box, tmp_path, capsys):
     assert "synced %d new records from box-1" % len(records) in capsys.readouterr().out
     assert _same_records(_stored(db), records)
     assert box.journal.acked == records[-1]["seq"]
+    assert len(box.epochs) == 1 and abs(box.epochs[0] - time.time()) < 60  # the sync set the clock
     before = _bytes(db)
     assert _sync(box.port, db) == 0
     assert "nothing new on box-1" in capsys.readouterr().out
