@@ -64,7 +64,7 @@ def add_parser(subparsers):
     p.add_argument("--events", action="store_true", help="with --headless: print device events as JSON lines")
     p.add_argument("--players", type=int, help="with --script: players in the buzzer round")
     p.add_argument("--script", type=Path, help="timed edges '<t_us> <player> <down|up>': feed them, "
-                   "print one JSON line per decision, exit")
+                   "print one JSON line per decision, exit (on a fresh temporary box unless --image)")
     p.add_argument("--tie-window-us", type=int, help="with --script: tie window in microseconds")
     p.set_defaults(func=run)
     return p
@@ -537,10 +537,24 @@ def run(args):
         options = script_options(args)
         script = parse_script(args.script, args.players)
     exe = micropython_path()
-    image = Path(args.image) if args.image else paths.default_sim_image_path()
+    scratch = None
+    if script is not None and not args.image:
+        # A script gets a fresh box of its own: its games never land in the user's image.
+        scratch = tempfile.TemporaryDirectory(prefix="tablemate-script-")
+        image = Path(scratch.name) / "flash.img"
+    else:
+        image = Path(args.image) if args.image else paths.default_sim_image_path()
     image = image.expanduser().resolve()
-    prepare_image(exe, heapsize, image, args.fresh, args.update)
+    try:
+        prepare_image(exe, heapsize, image, args.fresh or scratch is not None, args.update)
+        return _run_device(args, exe, image, heapsize, script, options if script else None)
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
 
+
+def _run_device(args, exe, image, heapsize, script, options):
+    """Run the device on a prepared image until the front-end, the script or a signal ends it."""
     old = {s: signal.signal(s, _raise_stopped) for s in (signal.SIGTERM, signal.SIGHUP)}
     old[signal.SIGINT] = signal.getsignal(signal.SIGINT)
     device = VirtualDevice(exe, image, heapsize)
