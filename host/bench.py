@@ -56,7 +56,7 @@ def soak_runs(faceoffs):
 def boot_to_ready(runs=3):
     """Seconds from starting the virtual device until its firmware answers hello."""
     from host.serial_client import DeviceClient, LinkError
-    from host.sim import VirtualDevice, micropython_path, prepare_image
+    from host.virtual_device import VirtualDevice, micropython_path, prepare_image
 
     times = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -84,7 +84,7 @@ def boot_to_ready(runs=3):
 
 
 def fuzz_rate(n):
-    from host.sim import VirtualDevice, micropython_path, prepare_image
+    from host.virtual_device import VirtualDevice, micropython_path, prepare_image
     from tests.host.fuzz_frames import run_fuzz, wait_ready
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -154,7 +154,7 @@ unmount_image(dev)
 
 def _image_journal(image, action, stdin_text=""):
     from firmware import app
-    from host import sim
+    from host import virtual_device as sim
     from host.device_files import ROOT
 
     code = _IMAGE_JOURNAL % (str(ROOT), str(image), app.DATA_DIR, app.JOURNAL_DIR, action)
@@ -187,7 +187,7 @@ def add_games_to_image(image, count, seed=1, players=4):
 
 def new_image(image):
     """A freshly formatted image with the current firmware installed (as `tablemate sim --fresh`)."""
-    from host import sim
+    from host import virtual_device as sim
 
     sim.prepare_image(sim.micropython_path(), sim.DEFAULT_HEAPSIZE, Path(image), fresh=True)
 

@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from host import sim
+from host import virtual_device as sim
 from host.serial_client import DeviceClient
-from host.sim import VirtualDevice, micropython_path, prepare_image
+from host.virtual_device import VirtualDevice, micropython_path, prepare_image
 
 PLAYERS = 4
 LOCKOUT_MS = 200

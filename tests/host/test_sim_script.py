@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from host.cli import CliError
-from host.sim import SCRIPT_MODE, parse_script
+from host.sim_script import SCRIPT_MODE, parse_script
 
 try:
     from tests.host.test_sim_boot import ROOT, image_processes, sim_command, sim_env

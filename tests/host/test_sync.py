@@ -15,7 +15,7 @@ from firmware.journal import Journal
 from firmware.link import Link
 from firmware.settings import Settings
 from host import db as dbmod
-from host import sim as simmod
+from host import virtual_device as simmod
 from host.bench_host import SimProcess, add_games_to_image, game_records, new_image
 from host.cli import main as cli_main
 from host.replay import replay

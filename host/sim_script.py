@@ -1,0 +1,143 @@
+"""Scripted timing for the virtual device: `tablemate sim --players N --script FILE`.
+
+A script is lines of `<t_us> <player> <down|up>`. The edges go over the world channel
+on the script's own clock (virtual time), and each decision event of the buzzer mode
+comes back as one JSON line on stdout.
+"""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from host.cli import CliError
+
+SCRIPT_MODE = "anomia"
+DECISION_KIND = "decision"
+SYNC_TIMEOUT_S = 10.0
+SETTLE_MARGIN_US = 200000  # past the last lockout: debounce releases and the final DONE
+
+
+def parse_script(path, players):
+    """[(t_us, player 1..players, down bool)] from a script file; CliError naming the line on any mistake.
+
+    Lines: `<t_us> <player> <down|up>`; blank lines and `#` comments are skipped. Times
+    never go back, a player is pressed before released, and not pressed twice.
+    """
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeError) as e:
+        raise CliError("cannot read script %s: %s" % (path, e))
+    edges = []
+    held = set()
+    last_t = 0
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = "script %s line %d" % (path, n)
+        fields = line.split()
+        if len(fields) != 3:
+            raise CliError("%s: expected '<t_us> <player> <down|up>', got %r" % (where, raw.strip()))
+        t_text, p_text, what = fields
+        if not t_text.isdigit():
+            raise CliError("%s: time %r is not a whole number of microseconds" % (where, t_text))
+        t = int(t_text)
+        if t < last_t:
+            raise CliError("%s: time %d goes back (previous edge at %d)" % (where, t, last_t))
+        if not p_text.isdigit() or not 1 <= int(p_text) <= players:
+            raise CliError("%s: player %r is not 1..%d" % (where, p_text, players))
+        player = int(p_text)
+        if what not in ("down", "up"):
+            raise CliError("%s: %r is neither down nor up" % (where, what))
+        down = what == "down"
+        if down and player in held:
+            raise CliError("%s: player %d pressed again without a release" % (where, player))
+        if not down and player not in held:
+            raise CliError("%s: player %d released without a press" % (where, player))
+        (held.add if down else held.discard)(player)
+        edges.append((t, player, down))
+        last_t = t
+    if not edges:
+        raise CliError("script %s has no edges" % path)
+    return edges
+
+
+def script_options(args):
+    """The mode options for a script run, checked like the device's own settings."""
+    from firmware import settings as device_settings
+
+    if args.players is None or args.script is None:
+        raise CliError("--players and --script go together")
+    lo, hi = device_settings.ROSTER_MIN, device_settings.ROSTER_MAX
+    if not lo <= args.players <= hi:
+        raise CliError("--players must be %d..%d, got %d" % (lo, hi, args.players))
+    options = {"players": args.players}
+    if args.tie_window_us is not None:
+        why = device_settings.SCHEMA["tie_window_us"][0](args.tie_window_us)
+        if why:
+            raise CliError("--tie-window-us %s" % why)
+        options["tie_window_us"] = args.tie_window_us
+    return options
+
+
+def emit_json(msg):
+    out = {k: v for k, v in msg.items() if k != "t"}
+    sys.stdout.write(json.dumps(out, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def settle_us(options):
+    """How far past the last edge the clock must run for every decision and release to land."""
+    lockout_us = options.get("lockout_ms", 10000) * 1000
+    return lockout_us + options.get("tie_window_us", 50000) + SETTLE_MARGIN_US
+
+
+def run_script(device, edges, options):
+    """Feed timed edges on the script's own clock, print each decision event; 0 when the device
+    answered all."""
+    world = device.world
+
+    def handle(messages):
+        for msg in messages:
+            t = msg.get("t")
+            if t == "event" and msg.get("kind") == DECISION_KIND:
+                emit_json(msg)
+            elif t == "error":
+                raise CliError("the device refused: %s" % msg.get("msg"), 1)
+
+    world.send({"t": "mode", "name": SCRIPT_MODE, "options": options})
+    deadline = time.monotonic() + SYNC_TIMEOUT_S
+    started = False
+    while not started:
+        if world.closed or time.monotonic() > deadline:
+            raise CliError("the device did not start mode %r" % SCRIPT_MODE, 1)
+        for msg in world.wait(deadline - time.monotonic()):
+            if msg.get("t") == "event" and msg.get("kind") == "mode" and msg.get("name") == SCRIPT_MODE:
+                started = True
+            elif msg.get("t") == "error":
+                raise CliError("the device cannot run the script: %s" % msg.get("msg"), 1)
+            else:
+                handle([msg])
+    # Virtual time: the device's clock is the script's clock, set just before each edge,
+    # so the script runs as fast as the link allows and every decision falls due at
+    # exactly the stamp where it would on a real box.
+    last = 0
+    for t_us, player, down in edges:
+        world.send({"t": "clock", "us": t_us})
+        world.edge(player - 1, down, t_us)
+        last = t_us
+        handle(world.read())
+    world.send({"t": "clock", "us": last + settle_us(options)})
+    world.send({"t": "sync", "id": 1})
+    deadline = time.monotonic() + SYNC_TIMEOUT_S
+    while True:
+        if world.closed:
+            raise CliError("the device hung up before answering the script", 1)
+        if time.monotonic() > deadline:
+            raise CliError("the device did not settle within %.0f s after the script" % SYNC_TIMEOUT_S, 1)
+        messages = world.wait(deadline - time.monotonic())
+        synced = [m for m in messages if m.get("t") == "sync" and m.get("id") == 1]
+        handle(messages)
+        if synced:
+            return 0
