@@ -117,9 +117,9 @@ def main(argv=None):
 
     def row(what, value, how):
         rows.append((what, value, how))
-        print("%-46s %-30s %s" % (what, value, how), flush=True)
+        print("%-54s %-40s %s" % (what, value, how), flush=True)
 
-    print("%-46s %-30s %s" % ("figure", "value", "measured by"))
+    print("%-54s %-40s %s" % ("figure", "value", "measured by"))
     lat = micropython_json(["tests/bench/buzzer_latency.py", str(args.presses)], "64k")
     for key, label in (("window_0", "tie window 0"), ("window_1000", "tie window 1000 us")):
         r = lat[key]
