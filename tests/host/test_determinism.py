@@ -1,15 +1,12 @@
 """The same seeded Anomia playouts give the same digest after every step on CPython and MicroPython."""
 
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # tests/host is not a package: the repository root may be missing
-    sys.path.insert(0, str(ROOT))
+from tests.shared import determinism_playouts
 
-from tests.shared import determinism_playouts  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 SCRIPT = ROOT / "tests" / "shared" / "determinism_playouts.py"

@@ -13,11 +13,7 @@ import serial
 from firmware import protocol as P
 from host.pty_relay import PtyRelay
 from host.serial_client import CorruptRecord, DeviceClient, DeviceTimeout, PortError
-
-try:
-    from tests.host import fuzz_frames
-except ImportError:  # tests/host is not a package: pytest put it on sys.path
-    import fuzz_frames
+from tests.host import fuzz_frames
 
 FUZZ_N = int(os.environ.get("TABLEMATE_FUZZ_N", "10000"))
 MPREMOTE = str(fuzz_frames.ROOT / ".venv" / "bin" / "mpremote")

@@ -7,7 +7,6 @@ clock, exactly as on the board.
 """
 
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,13 +15,8 @@ from firmware import pio_capture as pc
 from firmware.arbiter import TIE, WIN, Arbiter
 from firmware.buttons import Debouncer, EdgeRing
 from firmware.ticks import TICKS_MASK, ticks_diff
-
-ROOT = str(Path(__file__).resolve().parents[2])
-if ROOT not in sys.path:  # the emulator and the shared program hex live under tests/
-    sys.path.insert(0, ROOT)
-
-from tests.host.pio_emulator import PioEmulator  # noqa: E402
-from tests.shared.test_buttons import PROGRAM_HEX  # noqa: E402
+from tests.host.pio_emulator import PioEmulator
+from tests.shared.test_buttons import PROGRAM_HEX
 
 LOOP = 25  # cycles per pass at the default 25 MHz
 NS_PER_CYCLE = 40

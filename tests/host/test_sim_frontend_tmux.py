@@ -2,16 +2,14 @@
 test the menu offers), the LED goes dark again after the linger, ok / back open and close
 the About screen, and `q` ends everything."""
 
+import re
 import shutil
 import subprocess
 import time
 
 import pytest
 
-try:
-    from tests.host.test_sim_boot import ROOT, image_processes, sim_command
-except ImportError:  # tests/host is not a package: pytest put it on sys.path
-    from test_sim_boot import ROOT, image_processes, sim_command
+from tests.host.test_sim_boot import BIN, ROOT, image_processes, sim_command
 
 # .ci/run installs tmux; elsewhere the test says why it did not run
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -80,6 +78,13 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         tmux("send-keys", "-t", SESSION, "2")  # player 2 buzzes alone: the winner
         won = tmux.wait_for(lambda s: "WINNER" in s and "P2 lit" in s, timeout=5)
         assert "P1 off" in won and "P3 off" in won
+
+        # a reset of the box (here through mpremote) brings the firmware back in the same UI
+        port = re.search(r"serial (/dev/pts/\d+)", won).group(1)
+        subprocess.run([str(BIN / "mpremote"), "connect", port, "resume", "exec",
+                        "import machine; machine.soft_reset()"], capture_output=True, timeout=30)
+        back = tmux.wait_for(lambda s: ">Anomia buzzers" in s and '"kind":"ready"' in s, timeout=15)
+        assert "hung up" not in back and "serial %s" % port in back
         tmux("send-keys", "-t", SESSION, "q")
         deadline = time.monotonic() + 10
         while tmux.alive() and time.monotonic() < deadline:

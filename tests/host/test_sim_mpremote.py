@@ -3,10 +3,7 @@ firmware in the image, `resume cp` writes into the image, and the next start see
 
 import subprocess
 
-try:
-    from tests.host.test_sim_boot import BIN, Sim, image_processes
-except ImportError:  # tests/host is not a package: pytest put it on sys.path
-    from test_sim_boot import BIN, Sim, image_processes
+from tests.host.test_sim_boot import BIN, Sim, image_processes
 
 MARK = "hello from the image"
 

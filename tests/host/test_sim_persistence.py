@@ -4,11 +4,7 @@ and an --update of its firmware; --fresh starts over with the defaults."""
 import subprocess
 
 from firmware import settings as schema
-
-try:
-    from tests.host.test_sim_boot import ROOT, Sim, image_processes
-except ImportError:  # tests/host is not a package: pytest put it on sys.path
-    from test_sim_boot import ROOT, Sim, image_processes
+from tests.host.test_sim_boot import ROOT, Sim, image_processes
 
 CHANGES = {"brightness": 99, "players": 6, "tie_window_us": 2500}
 MICROPYTHON = str(ROOT / ".venv" / "bin" / "micropython")

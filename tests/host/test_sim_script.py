@@ -10,11 +10,7 @@ import pytest
 
 from host.cli import CliError
 from host.sim_script import SCRIPT_MODE, parse_script
-
-try:
-    from tests.host.test_sim_boot import ROOT, image_processes, sim_command, sim_env
-except ImportError:  # tests/host is not a package: pytest put it on sys.path
-    from test_sim_boot import ROOT, image_processes, sim_command, sim_env
+from tests.host.test_sim_boot import ROOT, image_processes, sim_command, sim_env
 
 MICROPYTHON = str(ROOT / ".venv" / "bin" / "micropython")
 TICKS = 1 << 30  # the firmware's tick domain (firmware/ticks.py)

@@ -11,11 +11,7 @@ import pytest
 from host.cli import main as cli_main
 from host.pty_relay import PtyRelay
 from host.serial_client import open_port
-
-try:
-    from tests.host import fuzz_frames
-except ImportError:  # tests/host is not a package: pytest put it on sys.path
-    import fuzz_frames
+from tests.host import fuzz_frames
 
 # A stand-in on the other end of the port: answers every line in the way argv[1] names.
 FAKE = r"""
