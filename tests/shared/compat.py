@@ -56,6 +56,26 @@ def no_alloc(fn, a=_NONE, b=_NONE):
         micropython.heap_unlock()
 
 
+def assert_alloc_free(make):
+    """make() returns a fresh no-argument run(); run() must allocate nothing.
+
+    Measured twice: unlocked with micropython.mem_total() (which also counts the heap
+    frames MicroPython gives functions of more than 11 slots, then frees), and under
+    micropython.heap_lock(), where any allocation raises MemoryError.
+    """
+    if not IS_MICROPYTHON:
+        skip("allocation is measured under MicroPython")
+    import micropython
+
+    if hasattr(micropython, "mem_total"):
+        run = make()
+        before = micropython.mem_total()
+        run()
+        used = micropython.mem_total() - before
+        assert used == 0, "allocated %d bytes" % used
+    no_alloc(make())
+
+
 def remove_tree(path):
     for name in os.listdir(path):
         sub = path + "/" + name

@@ -16,8 +16,8 @@ from firmware.arbiter import (
 )
 from firmware.buttons import Debouncer
 from firmware.ticks import TICKS_MASK, ticks_add
-from tests.shared.compat import raises
-from tests.shared.test_buttons import assert_alloc_free, bounce_edges, snapshots
+from tests.shared.compat import assert_alloc_free, raises
+from tests.shared.test_buttons import bounce_edges, snapshots
 
 W = 1000
 LOCK = 800000

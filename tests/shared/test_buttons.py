@@ -4,29 +4,9 @@ from engine.rng import Rng
 from firmware.buttons import BACK_BIT, MODE_BIT, Debouncer, EdgeRing, IrqCapture
 from firmware.pio_capture import COUNTER_BITS, PioCapture, assemble, counter_tick, program_source
 from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff
-from tests.shared.compat import IS_MICROPYTHON, no_alloc, raises, skip
+from tests.shared.compat import assert_alloc_free, raises
 
 TRAINS = 150  # seeded bounce trains per run (each up to 20 ms of chatter on press and release)
-
-
-def assert_alloc_free(make):
-    """make() returns a fresh no-argument run(); run() must allocate nothing.
-
-    Measured twice: unlocked with micropython.mem_total() (which also counts the heap
-    frames MicroPython gives functions of more than 11 slots, then frees), and under
-    micropython.heap_lock(), where any allocation raises MemoryError.
-    """
-    if not IS_MICROPYTHON:
-        skip("allocation is measured under MicroPython")
-    import micropython
-
-    if hasattr(micropython, "mem_total"):
-        run = make()
-        before = micropython.mem_total()
-        run()
-        used = micropython.mem_total() - before
-        assert used == 0, "allocated %d bytes" % used
-    no_alloc(make())
 
 
 def bounce_edges(rng, t0, new_level, max_chatter_us=20000):

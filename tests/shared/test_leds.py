@@ -2,8 +2,7 @@
 
 from firmware import leds as L
 from firmware.leds import Leds
-from tests.shared.compat import raises
-from tests.shared.test_buttons import assert_alloc_free
+from tests.shared.compat import assert_alloc_free, raises
 
 RED = (255, 0, 0)
 GREEN = (0, 255, 0)

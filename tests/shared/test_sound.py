@@ -1,8 +1,7 @@
 """Piezo patterns: the (frequency, duration) sequence each one plays, volume, mute, no allocation."""
 
 from firmware.sound import MAX_DUTY, PATTERNS, PwmBuzzer, Sound
-from tests.shared.compat import raises
-from tests.shared.test_buttons import assert_alloc_free
+from tests.shared.compat import assert_alloc_free, raises
 
 
 class Clock:
