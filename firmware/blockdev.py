@@ -162,17 +162,21 @@ class RamBlockDev:
         """Overwrite the whole image with a block list (a snapshot)."""
         copy_blocks(blocks, self.blocks)
 
-    def readblocks(self, block_num, buf, offset=0):
-        mv = memoryview(buf)
+    def _spans(self, block_num, offset, n):
+        """(block, position in it, position in the buffer, length) for n bytes from offset."""
         bs = self.block_size
         done = 0
-        n = len(buf)
         while done < n:
             block = block_num + (offset + done) // bs
             pos = (offset + done) % bs
             step = bs - pos if bs - pos < n - done else n - done
-            mv[done:done + step] = memoryview(self.blocks[block])[pos:pos + step]
+            yield block, pos, done, step
             done += step
+
+    def readblocks(self, block_num, buf, offset=0):
+        mv = memoryview(buf)
+        for block, pos, done, step in self._spans(block_num, offset, len(buf)):
+            mv[done:done + step] = memoryview(self.blocks[block])[pos:pos + step]
 
     def writeblocks(self, block_num, buf, offset=0):
         self.writes += 1
@@ -209,15 +213,8 @@ class RamBlockDev:
 
     def _store(self, block_num, offset, buf):
         src = memoryview(buf)
-        bs = self.block_size
-        done = 0
-        n = len(buf)
-        while done < n:
-            block = block_num + (offset + done) // bs
-            pos = (offset + done) % bs
-            step = bs - pos if bs - pos < n - done else n - done
+        for block, pos, done, step in self._spans(block_num, offset, len(buf)):
             memoryview(self.blocks[block])[pos:pos + step] = src[done:done + step]
-            done += step
 
 
 def new_blocks(block_size, block_count):

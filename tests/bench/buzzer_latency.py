@@ -23,6 +23,7 @@ LATENCIES = array("i", bytes(4 * N))
 import json  # noqa: E402
 
 import micropython  # noqa: E402
+from pipeline import feed  # noqa: E402  (tests/bench, the script's own folder)
 
 from firmware.arbiter import NONE, Arbiter  # noqa: E402
 from firmware.buttons import Debouncer, EdgeRing  # noqa: E402
@@ -46,25 +47,15 @@ def run(n, window_us):
         code = NONE
         while code == NONE:
             now = ticks_us()
-            while ring.pop(snap):
-                deb.feed(snap[0], snap[1])
-            deb.poll(now)
-            while deb.take(ev):
-                if ev[1]:
-                    arb.press(ev[0], ev[2])
-                else:
-                    arb.release(ev[0], ev[2])
+            feed(ring, deb, arb, snap, ev, now)
             code = arb.poll(now)
         lat[i] = ticks_diff(ticks_us(), t)
         # release, confirmed once it has been stable; the lockout (0) ends at once
         up = ticks_us()
         ring.push(0, up)
-        while ring.pop(snap):
-            deb.feed(snap[0], snap[1])
-        deb.poll(ticks_add_us(up, 30000))
-        while deb.take(ev):
-            arb.release(ev[0], ev[2])
-        while arb.poll(ticks_add_us(up, 30000)) != NONE:
+        settled = ticks_add_us(up, 30000)
+        feed(ring, deb, arb, snap, ev, settled)
+        while arb.poll(settled) != NONE:
             pass
     allocated = micropython.mem_total() - before
     heapsort(lat)  # in place: a sorted copy would not fit a 64k heap

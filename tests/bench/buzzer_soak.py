@@ -21,6 +21,8 @@ import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 
+from pipeline import feed  # noqa: E402  (tests/bench, the script's own folder)
+
 from engine import anomia_score  # noqa: E402
 from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record  # noqa: E402
 from firmware.buttons import Debouncer, EdgeRing  # noqa: E402
@@ -51,14 +53,7 @@ def soak(n, path):
 
     def pump(now):
         nonlocal decisions, pending
-        while ring.pop(snap):
-            deb.feed(snap[0], snap[1])
-        deb.poll(now)
-        while deb.take(ev):
-            if ev[1]:
-                arb.press(ev[0], ev[2])
-            else:
-                arb.release(ev[0], ev[2])
+        feed(ring, deb, arb, snap, ev, now)
         code = arb.poll(now)
         while code != NONE:
             if code == WIN or code == TIE:

@@ -19,16 +19,6 @@ FUZZ_N = int(os.environ.get("TABLEMATE_FUZZ_N", "10000"))
 MPREMOTE = str(fuzz_frames.ROOT / ".venv" / "bin" / "mpremote")
 
 
-@pytest.fixture
-def device(tmp_path):
-    relay = fuzz_frames.start_link_harness(tmp_path, records=20)
-    try:
-        fuzz_frames.wait_ready(relay.port)
-        yield relay
-    finally:
-        relay.stop()
-
-
 def without_beats(status):
     st = dict(status["status"])
     beats = st.pop("beats")
