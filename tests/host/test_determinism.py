@@ -1,7 +1,6 @@
 """The same seeded Anomia playouts give the same digest after every step on CPython and MicroPython."""
 
 import subprocess
-import time
 from pathlib import Path
 
 from tests.shared import determinism_playouts
@@ -15,7 +14,6 @@ COUNT = 100  # mixed player counts 3-6 and both decks; ~16,900 digests, about 10
 
 def test_playout_digests_match_on_cpython_and_micropython():
     assert COUNT >= 100
-    started = time.monotonic()
     # MicroPython runs in the background while CPython computes the same lines here.
     proc = subprocess.Popen(
         [str(MICROPYTHON), "-X", "heapsize=192k", str(SCRIPT), str(COUNT)],
@@ -31,7 +29,6 @@ def test_playout_digests_match_on_cpython_and_micropython():
     for n, (want, have) in enumerate(zip(expected, got, strict=False)):
         assert have == want, "line %d differs:\n  cpython:     %s\n  micropython: %s" % (n + 1, want, have)
     assert len(got) == len(expected), "micropython stopped after %d of %d lines" % (len(got), len(expected))
-    assert time.monotonic() - started < 120
 
 
 def test_a_different_seed_gives_a_different_sequence():
