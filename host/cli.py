@@ -64,6 +64,12 @@ def main(argv=None):
         return e.status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `tablemate play ... | head`): stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -151,7 +151,8 @@ class AnomiaNarrator:
             why = self.deck.symbol_name(fo["symbols"][0])
         ca = self.deck.category_text(state.play_piles[b][-1])
         cb = self.deck.category_text(state.play_piles[a][-1])
-        self.write('  FACE-OFF %s vs %s (%s): %s names a "%s", %s a "%s"'
+        # each names an example of the category on the other's card
+        self.write('  FACE-OFF %s vs %s (%s): %s answers "%s", %s answers "%s"'
                    % (player(a), player(b), why, player(a), ca, player(b), cb))
 
     def _tie(self, state):

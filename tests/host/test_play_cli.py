@@ -22,7 +22,7 @@ def test_same_seed_prints_the_same_game_with_draws_faceoffs_and_a_winner_table(c
     lines = first.splitlines()
     assert lines[0].startswith("anomia: 4 players, blue deck, seed 7")
     assert re.match(r"turn 1  P1 draws \[\w+\] '[^']+' from pile [01]$", lines[2])
-    assert any(re.match(r"  FACE-OFF P\d vs P\d \((wild )?\w+(\|\w+)?\): P\d names a \"", ln) for ln in lines)
+    assert any(re.match(r"  FACE-OFF P\d vs P\d \((wild )?\w+(\|\w+)?\): P\d answers \"", ln) for ln in lines)
     assert any(re.match(r"  P\d wins: takes P\d's card \[\w+\] '", ln) for ln in lines)
     assert any(re.match(r"  TIE P\d P\d -> ", ln) for ln in lines)
     assert any("WILD [" in ln and "draws" in ln for ln in lines)
@@ -71,3 +71,19 @@ def test_bad_arguments_give_one_line_and_status_2(capsys, argv, message):
         out, err = captured.out, captured.err
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("tablemate: error: ") and message in err, err
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = str(Path(sys.executable).parent / "tablemate")
+    proc = subprocess.Popen([exe, "play", "anomia", "--players", "6", "--seed", "3"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
+    assert first.startswith(b"anomia: 6 players")
+    assert err == b"" and proc.returncode in (0, 141)
