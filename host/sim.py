@@ -16,7 +16,13 @@ from pathlib import Path
 from host import paths
 from host.cli import CliError
 from host.sim_script import emit_json, parse_script, run_script, script_options
-from host.virtual_device import DEFAULT_HEAPSIZE, VirtualDevice, micropython_path, prepare_image
+from host.virtual_device import (
+    DEFAULT_HEAPSIZE,
+    ImageLock,
+    VirtualDevice,
+    micropython_path,
+    prepare_image,
+)
 
 
 class Stopped(Exception):
@@ -108,8 +114,9 @@ def run(args):
         image = Path(args.image) if args.image else paths.default_sim_image_path()
     image = image.expanduser().resolve()
     try:
-        prepare_image(exe, heapsize, image, args.fresh or scratch is not None, args.update)
-        return _run_device(args, exe, image, heapsize, script, options if script else None)
+        with ImageLock(image):
+            prepare_image(exe, heapsize, image, args.fresh or scratch is not None, args.update)
+            return _run_device(args, exe, image, heapsize, script, options if script else None)
     finally:
         if scratch is not None:
             scratch.cleanup()

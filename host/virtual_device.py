@@ -78,6 +78,42 @@ def check_image(exe, heapsize, image):
         raise CliError("cannot check the image %s: %s" % (image, (res.stderr or res.stdout).strip()), 1)
 
 
+class ImageLock:
+    """One virtual device per image: two MicroPython processes writing the same littlefs
+    image would corrupt it. An exclusive flock on IMAGE.lock, held while the device runs;
+    the kernel drops it if the holder dies, so a crash never leaves the image locked."""
+
+    def __init__(self, image):
+        self.path = Path(str(image) + ".lock")
+        self._f = None
+
+    def __enter__(self):
+        import fcntl
+
+        paths.ensure_parent(self.path)
+        f = open(self.path, "a+")
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "?"
+            f.close()
+            raise CliError("the image %s is in use by another virtual device (pid %s)"
+                           % (self.path.with_suffix(""), holder), 1)
+        f.seek(0)
+        f.truncate()
+        f.write(str(os.getpid()))
+        f.flush()
+        self._f = f
+        return self
+
+    def __exit__(self, *exc):
+        if self._f is not None:
+            self._f.close()  # closing releases the flock
+            self._f = None
+        return False
+
+
 def prepare_image(exe, heapsize, image, fresh, update=False):
     """Install on first use or with --fresh, refresh the firmware with --update; otherwise make
     sure the image mounts. Never reformats an existing image unasked."""

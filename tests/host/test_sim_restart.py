@@ -5,7 +5,7 @@ import subprocess
 import time
 
 from host.serial_client import DeviceClient, LinkError
-from tests.host.test_sim_boot import BIN, Sim, image_processes
+from tests.host.test_sim_boot import BIN, ROOT, Sim, image_processes, sim_command, sim_env
 
 
 def firmware_processes(image):
@@ -53,3 +53,21 @@ def test_soft_reset_restarts_the_firmware_on_the_same_port(tmp_path):
         assert code == 0
         assert "restarting it from its image" in err
     assert image_processes(image) == []
+
+
+def test_a_second_virtual_device_on_the_same_image_is_refused(tmp_path):
+    image = tmp_path / "flash.img"
+    with Sim(image, "--fresh") as sim:
+        sim.wait_ready()
+        res = subprocess.run(sim_command(image), cwd=ROOT, env=sim_env(tmp_path), capture_output=True,
+                             text=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert res.returncode == 1
+        assert "in use by another virtual device (pid %d)" % sim.proc.pid in res.stderr
+        assert res.stdout == ""
+        assert len(firmware_processes(image)) == 1  # the running one, untouched
+        hello_again(sim.port)
+        assert sim.stop()[0] == 0
+    # once it has ended, the image is free again
+    with Sim(image) as sim:
+        sim.wait_ready()
+        assert sim.stop()[0] == 0
