@@ -142,6 +142,7 @@ class App:
         self.stop_reason = None
         self.mem_free_boot = None
         self.input_now_us = 0  # the µs tick the input task read before its last drain
+        self.data_dir = DATA_DIR  # where modes keep their own state files
 
         world = getattr(self.board, "world", None)
         if world is not None:
@@ -220,7 +221,18 @@ class App:
         self.mode_name = name
         self.mode_error = None
         self.screen = SCREEN_MODE
+        self._remember_mode(name)
         self.emit("mode", {"name": name})
+
+    def _remember_mode(self, name):
+        """Keep the running mode in the settings, so the box comes back in it after a reset
+        or a power cut (a mode may then resume its own state, e.g. a game in progress)."""
+        if self.settings.get("mode") == name:
+            return
+        try:
+            self.settings.update({"mode": name})
+        except (OSError, ValueError) as e:  # storage trouble: the box still runs, says why
+            self.mode_error = "could not keep mode %s: %s" % (name, e)
 
     def leave_mode(self):
         if self.mode is None:
@@ -235,6 +247,7 @@ class App:
             gc.collect()
             self.sound.stop()
             self._show_menu(time.ticks_ms())
+            self._remember_mode("menu")
             self.emit("mode", {"name": "menu"})
 
     # ---- helpers for modes
@@ -530,10 +543,14 @@ class App:
         """Outputs off, journal closed. After Ctrl-C the world channel stays open (the process
         lives on in the REPL); after a quit it is closed last, once everything is on flash."""
         if self.mode is not None:
+            # Like a power cut, not like leaving the mode: the mode keeps what it needs to
+            # resume (suspend), and the settings keep it as the mode to come back in.
             try:
-                self.leave_mode()
+                suspend = getattr(self.mode, "suspend", None)
+                (suspend or self.mode.stop)()
             except Exception:  # noqa: BLE001 - shutting down regardless
-                self.mode = None
+                pass
+            self.mode = None
         self.board.stop_capture()
         self.sound.stop()
         now = time.ticks_ms()

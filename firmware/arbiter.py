@@ -133,6 +133,13 @@ class Arbiter:
             self.state = ARMED
             self._pressed = 0
 
+    def resume_tiebreak(self, mask):
+        """Re-open a pending tie-breaker among the players in mask (a game resumed after a
+        reset): armed, only they are eligible, and its WIN lifts the restriction."""
+        self.reset()
+        self.eligible = mask & self.base_mask
+        self.round = 1
+
     def set_ignored(self, mask):
         """Players whose presses are refused (the debouncer's held-at-boot | stuck)."""
         self.ignored_mask = mask & 0xFF

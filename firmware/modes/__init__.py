@@ -20,6 +20,8 @@ A mode module defines `class Mode`:
     status() -> dict            optional: shown by the protocol's status op
     settings_changed(changes)   optional: the host changed these settings keys
     stop()                      leave LEDs, display and sound to the app
+    suspend()                   optional: the box shuts down (quit, Ctrl-C); keep what the
+                                mode needs to resume at the next start, as after a power cut
 
 Mode events go through app.emit(kind, fields): the serial host gets an event frame, the
 sim front-end a {"t": "event", "kind": kind, ...} message. `tablemate sim --script` prints

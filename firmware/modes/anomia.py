@@ -6,6 +6,12 @@ lockout is over and every later press is ranked, goes to the journal as an `acti
 record of the anomia_score engine (docs/records.md) together with the arbiter's
 measurements.
 
+A game in progress survives a reset or a power cut: after every decision the game's
+state goes to data/anomia_game.json (replaced atomically), and the mode resumes it when
+it starts again without explicit options (the box boots back into the mode it was in).
+A saved game that does not match explicitly requested options is closed with a
+game_end record (reason "abandoned") and a new game starts.
+
 Controls while the mode runs:
   back   undo the last decision (with nothing to undo: back to the menu)
   mode   end the game (scores and winners shown, a game_end record written)
@@ -13,15 +19,21 @@ Controls while the mode runs:
          of players cycles 3..8 (kept in the settings).
 """
 
+import json
+import os
+
 from engine import anomia_score
+from engine.core import canonical
 from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT
+from firmware.journal import replace_file
 from firmware.settings import seat_colours
 from firmware.ticks import ticks_add, ticks_diff, ticks_us
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 SHOW_DECISION_MS = 1500  # the winner screen stays this long before the scores return
+CURRENT_GAME = "anomia_game.json"  # in the app's data folder: the game to resume
 
 
 def _int_option(options, key, default, lo, hi):
@@ -42,6 +54,7 @@ class Mode:
     def __init__(self, app, options):
         settings = app.settings
         self.app = app
+        self.explicit = bool(options)  # options given by a host or a script, not the menu
         self.players = _int_option(options, "players", settings.get("players"), MIN_PLAYERS, MAX_PLAYERS)
         self.tie_window_us = _int_option(options, "tie_window_us", settings.get("tie_window_us"), 0, 50000)
         self.lockout_ms = _int_option(options, "lockout_ms", settings.get("lockout_ms"), 0, 10000)
@@ -90,9 +103,76 @@ class Mode:
             "options": {"tie_window_us": self.tie_window_us, "lockout_ms": self.lockout_ms},
             "digest": self.game.digest(),
         })
+        self._save_current()
         self.app.leds.armed(now_ms)
         self._show_scores("ANOMIA %dP" % self.players)
         self.app.emit("game", {"event": "start", "game": self.game_id, "players": self.players})
+
+    # ---- the game in progress, kept for a resume after a reset
+
+    def _current_path(self):
+        return self.app.data_dir + "/" + CURRENT_GAME
+
+    def _save_current(self):
+        data = {"game": self.game_id, "n": self.n, "tie_window_us": self.tie_window_us,
+                "lockout_ms": self.lockout_ms, "state": self.game.to_dict()}
+        try:
+            replace_file(self._current_path(), canonical(data).encode())
+        except OSError as e:
+            self.storage_error = "game state not kept: %s" % e
+
+    def _clear_current(self):
+        try:
+            os.remove(self._current_path())
+        except OSError:
+            pass  # none kept
+
+    def _load_current(self):
+        """The kept game as (data, engine state), or None if there is none or it is unusable."""
+        try:
+            with open(self._current_path()) as f:
+                data = json.load(f)
+            game = anomia_score.from_dict(data["state"])
+            for key in ("game", "n", "tie_window_us", "lockout_ms"):
+                if not isinstance(data[key], int):
+                    raise ValueError(key)
+        except OSError:
+            return None
+        except Exception as e:  # noqa: BLE001 - a damaged file must not stop the mode
+            self.storage_error = "kept game unreadable (%s): a new game starts" % (e,)
+            self._clear_current()
+            return None
+        if game.is_over():
+            self._clear_current()
+            return None
+        return data, game
+
+    def _resume(self, data, game, now_ms):
+        self.game = game
+        self.game_id = data["game"]
+        self.n = data["n"]
+        self.players = game.players
+        self.tie_window_us = data["tie_window_us"]
+        self.lockout_ms = data["lockout_ms"]
+        self.arb = Arbiter(self.players, self.tie_window_us, self.lockout_ms * 1000)
+        if game.tiebreak:
+            mask = 0
+            for p in game.tiebreak:
+                mask |= 1 << p
+            self.arb.resume_tiebreak(mask)
+        self.over = False
+        self._light_seats(self.players)
+        self.app.leds.armed(now_ms)
+        self._show_scores("RESUMED")
+        self.app.emit("game", {"event": "resume", "game": self.game_id, "players": self.players,
+                               "scores": game.scores()})
+
+    def _abandon(self, data, game):
+        """Close a kept game that is not being resumed, so its records end properly."""
+        game.apply(["end"])
+        self._record("game_end", {"game": data["game"], "scores": game.scores(), "winners": game.winners(),
+                                  "digest": game.digest(), "reason": "abandoned", "n": data["n"]})
+        self._clear_current()
 
     def _light_seats(self, n):
         """Player LEDs in roster colours for the first n seats; seats not in play stay dark."""
@@ -106,6 +186,7 @@ class Mode:
             data["faceoff"] = detail
         self.n += 1
         self._record("action", data)
+        self._save_current()
 
     def end_game(self, reason, now_ms, show=True):
         if self.game is None or self.over:
@@ -117,6 +198,7 @@ class Mode:
                                   "reason": reason, "n": self.n})
         self.n += 1
         self.over = True
+        self._clear_current()
         self.app.emit("game", {"event": "end", "game": self.game_id, "scores": self.game.scores(),
                                "winners": [p + 1 for p in self.game.winners()], "reason": reason})
         if not show:
@@ -239,6 +321,15 @@ class Mode:
     # ---- the Mode interface
 
     def start(self, now_ms):
+        kept = self._load_current()
+        if kept is not None:
+            data, game = kept
+            same = (game.players == self.players and data["tie_window_us"] == self.tie_window_us
+                    and data["lockout_ms"] == self.lockout_ms)
+            if not self.explicit or same:
+                self._resume(data, game, now_ms)
+                return
+            self._abandon(data, game)
         self.new_game(now_ms)
 
     def on_button(self, bit, down, tick_us):
@@ -309,6 +400,11 @@ class Mode:
         if self.storage_error:
             st["storage_error"] = self.storage_error
         return st
+
+    def suspend(self):
+        """The box shuts down: record a decision still in its lockout, keep the game."""
+        if not self.over and self.game is not None:
+            self._settle_pending()
 
     def stop(self):
         if not self.over and self.game is not None:

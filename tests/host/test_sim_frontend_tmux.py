@@ -79,12 +79,15 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         won = tmux.wait_for(lambda s: "WINNER" in s and "P2 lit" in s, timeout=5)
         assert "P1 off" in won and "P3 off" in won
 
-        # a reset of the box (here through mpremote) brings the firmware back in the same UI
+        # a reset of the box (here through mpremote) brings the firmware back in the same UI,
+        # in the game it was playing: P2's card is still on the scores
         port = re.search(r"serial (/dev/pts/\d+)", won).group(1)
+        tmux.wait_for(lambda s: "SCORES" in s, timeout=5)  # the decision is recorded
         subprocess.run([str(BIN / "mpremote"), "connect", port, "resume", "exec",
                         "import machine; machine.soft_reset()"], capture_output=True, timeout=30)
-        back = tmux.wait_for(lambda s: ">Anomia buzzers" in s and '"kind":"ready"' in s, timeout=15)
+        back = tmux.wait_for(lambda s: "RESUMED" in s and '"event":"resume"' in s, timeout=15)
         assert "hung up" not in back and "serial %s" % port in back
+        assert re.search(r"P2 +1", back) and re.search(r"P1 +0", back)
         tmux("send-keys", "-t", SESSION, "q")
         deadline = time.monotonic() + 10
         while tmux.alive() and time.monotonic() < deadline:

@@ -39,6 +39,7 @@ class FakeApp:
         self.debouncer = FakeDebouncer()
         self.events = []
         self.input_now_us = 0
+        self.data_dir = path
 
     def emit(self, kind, fields=None):
         self.events.append((kind, fields))
@@ -231,3 +232,91 @@ def test_gap_text():
     assert gap_text(None) == "alone"
     assert gap_text(12345) == "by 12.3 ms"
     assert gap_text(999) == "by 0.9 ms"
+
+
+def reboot(d, **options):
+    """A power cut and a new start on the same storage (nothing was stopped cleanly)."""
+    return start(d, **options)
+
+
+def test_a_game_in_progress_survives_a_power_cut():
+    with tmp_dir() as d:
+        app, mode = start(d, players=4, lockout_ms=100)
+        press(mode, 1, 10 * MS)
+        advance(app, mode, 500 * MS)
+        press(mode, 3, 600 * MS)
+        advance(app, mode, 1000 * MS)
+        game_id = mode.game_id
+        app.journal.close()
+        app2, mode2 = reboot(d)  # no options: the box boots back into the mode
+        assert mode2.game_id == game_id and mode2.game.scores() == [0, 1, 0, 1]
+        assert ("game", {"event": "resume", "game": game_id, "players": 4, "scores": [0, 1, 0, 1]}) \
+            in app2.events
+        press(mode2, 0, 50 * MS)
+        advance(app2, mode2, 500 * MS)
+        assert mode2.game.scores() == [1, 1, 0, 1]
+        records = app2.records()
+        assert [r["kind"] for r in records].count("game_start") == 1
+        assert [r["data"]["n"] for r in records if r["kind"] == "action"] == [0, 1, 2]
+        assert replay(records).scores() == [1, 1, 0, 1]
+
+
+def test_a_pending_tiebreak_is_resumed_for_the_tied_players_only():
+    with tmp_dir() as d:
+        app, mode = start(d, players=4, lockout_ms=100)
+        press(mode, 0, 10 * MS)
+        press(mode, 2, 10 * MS + 300)
+        advance(app, mode, 500 * MS)
+        assert mode.game.tiebreak == [0, 2]
+        app.journal.close()
+        app2, mode2 = reboot(d)
+        press(mode2, 1, 10 * MS)  # not in the tie-breaker
+        press(mode2, 2, 20 * MS)
+        advance(app2, mode2, 500 * MS)
+        assert app2.decisions()[-1]["winner"] == 3 and app2.decisions()[-1]["tiebreak"] is True
+        assert mode2.game.scores() == [0, 0, 1, 0]
+        replay(app2.records())
+
+
+def test_suspend_records_a_decision_still_in_its_lockout():
+    with tmp_dir() as d:
+        app, mode = start(d, players=3, lockout_ms=800)
+        press(mode, 2, 10 * MS)
+        advance(app, mode, 20 * MS)  # decided, lockout running
+        assert [r for r in app.records() if r["kind"] == "action"] == []
+        mode.suspend()
+        assert [r["data"]["action"] for r in app.records() if r["kind"] == "action"] == [["win", 2, -1]]
+        app.journal.close()
+        _, mode2 = reboot(d)
+        assert mode2.game.scores() == [0, 0, 1]
+
+
+def test_explicit_other_options_close_the_kept_game_and_start_anew():
+    with tmp_dir() as d:
+        app, mode = start(d, players=4, lockout_ms=100)
+        press(mode, 1, 10 * MS)
+        advance(app, mode, 500 * MS)
+        old = mode.game_id
+        app.journal.close()
+        app2, mode2 = reboot(d, players=5)
+        assert mode2.game_id != old and mode2.players == 5 and mode2.game.scores() == [0] * 5
+        ends = [r for r in app2.records() if r["kind"] == "game_end"]
+        assert len(ends) == 1 and ends[0]["data"]["game"] == old and ends[0]["data"]["reason"] == "abandoned"
+        first = [r for r in app2.records() if r["data"].get("game") == old]
+        assert replay(first).is_over()
+
+
+def test_an_ended_game_is_not_resumed_and_a_damaged_kept_file_is_reported():
+    with tmp_dir() as d:
+        app, mode = start(d, players=3, lockout_ms=100)
+        mode.on_button(MODE_BIT, 1, 0)  # ended
+        old = mode.game_id
+        app.journal.close()
+        app2, mode2 = reboot(d)
+        assert mode2.game_id != old
+        app2.journal.close()
+        with open(d + "/anomia_game.json", "w") as f:
+            f.write("{not json")
+        app3, mode3 = reboot(d)
+        assert mode3.game_id != mode2.game_id
+        assert "unreadable" in mode3.status()["storage_error"]
