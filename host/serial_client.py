@@ -111,6 +111,7 @@ class DeviceClient:
         self.noise_lines = 0  # lines that were not frames
         self.corrupt_lines = 0  # frames with a bad CRC
         self.noise_sample = b""
+        self.echoes = 0  # requests that came back as they were sent (a REPL echoes its input)
         self._splitter = P.LineSplitter(MAX_REPLY)
         self._lines = collections.deque()
         self._next_id = 1
@@ -185,6 +186,9 @@ class DeviceClient:
                 if "ev" in obj and "id" not in obj:
                     self.events.append(obj)
                     continue
+                if "op" in obj:  # our own request echoed back: a REPL, not the firmware, is listening
+                    self.echoes += 1
+                    continue
                 return obj
             left = deadline - time.monotonic()
             if left <= 0:
@@ -232,6 +236,10 @@ class DeviceClient:
 
     def _timeout_error(self, op):
         bad = self.noise_lines + self.corrupt_lines - self._bad_before
+        if self.echoes:
+            return NotADevice("%s is at its MicroPython REPL, the tablemate firmware is stopped: reset the "
+                              "box (`mpremote connect %s resume exec \"import machine; "
+                              "machine.soft_reset()\"`, or replug it)" % (self.port, self.port))
         if op == "hello":
             if bad:
                 return NotADevice("%s answered, but not like a tablemate box (%d lines that are not "

@@ -139,3 +139,15 @@ def test_no_port_and_no_board_found(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "no Raspberry Pi board found" in err and "--port" in err
     assert err.count("\n") == 1
+
+
+def test_a_box_stopped_at_its_repl_is_named_as_such(device, capsys):
+    from tests.host.test_link_over_pty import read_until
+
+    with open_port(device.port) as ser:
+        ser.write(b"\r\x03")  # Ctrl-C: the firmware's serial task breaks to the REPL
+        read_until(ser, b">>> ")
+    assert cli_main(["status", "--port", device.port, "--timeout", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "is at its MicroPython REPL" in err and "soft_reset" in err
+    assert err.count("\n") == 1
