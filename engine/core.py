@@ -94,6 +94,11 @@ def _emit(obj, write, depth):
         raise ValueError("only None, bool, int, str, list and dict are allowed, got %r" % (obj,))
 
 
+def write_canonical(obj, write):
+    """Write canonical(obj) piece by piece through write(str): no whole-document string."""
+    _emit(obj, write, 0)
+
+
 def digest_of(obj):
     """Hex SHA-256 of the canonical serialisation of obj."""
     # Streamed into the hash: a big state never exists as one string (a small heap

@@ -63,6 +63,8 @@ def makedirs(path):
 
 def replace_file(path, data):
     """Atomically replace path with data: write a temp file, flush, close, rename over it.
+    data is bytes, or a function that writes the content to the open binary file (so a
+    large content never has to exist as one buffer).
 
     After a power cut the path holds the old bytes or the new ones, never a mix
     (rename is atomic on littlefs and POSIX). On an error the temp file is removed.
@@ -71,7 +73,10 @@ def replace_file(path, data):
     try:
         f = open(tmp, "wb")
         try:
-            f.write(data)
+            if callable(data):
+                data(f)
+            else:
+                f.write(data)
             f.flush()
         finally:
             f.close()

@@ -120,18 +120,17 @@ def main(argv=None):
         print("%-54s %-40s %s" % (what, value, how), flush=True)
 
     print("%-54s %-40s %s" % ("figure", "value", "measured by"))
-    lat = micropython_json(["tests/bench/buzzer_latency.py", str(args.presses)], "64k")
-    for key, label in (("window_0", "tie window 0"), ("window_1000", "tie window 1000 us")):
-        r = lat[key]
-        row("press-to-decision, %s (median / p99)" % label, "%d / %d us" % (r["median_us"], r["p99_us"]),
-            "unix port, %d presses" % r["presses"])
-    row("allocations per press (edge to decision)", "%.1f bytes" % lat["window_0"]["alloc_bytes_per_press"],
-        "micropython.mem_total()")
-
     with tempfile.TemporaryDirectory() as tmp:
-        root = compile_tree(Path(tmp) / "device")
-        path = micropython_json(["tests/bench/buzzer_soak.py", str(args.faceoffs), "--root", str(root)],
-                                "64k")
+        # the device modules compiled with mpy-cross, as a flashed box imports them
+        root = str(compile_tree(Path(tmp) / "device"))
+        lat = micropython_json(["tests/bench/buzzer_latency.py", str(args.presses), "--root", root], "64k")
+        for key, label in (("window_0", "tie window 0"), ("window_1000", "tie window 1000 us")):
+            r = lat[key]
+            row("press-to-decision, %s (median / p99)" % label,
+                "%d / %d us" % (r["median_us"], r["p99_us"]), "unix port, %d presses, .mpy" % r["presses"])
+        row("allocations per press (edge to decision)",
+            "%.1f bytes" % lat["window_0"]["alloc_bytes_per_press"], "micropython.mem_total()")
+        path = micropython_json(["tests/bench/buzzer_soak.py", str(args.faceoffs), "--root", root], "64k")
     row("decision-path soak, -X heapsize=64k", "%d face-offs, heap %d -> %d B" % (
         path["faceoffs"], path["mem_alloc_after_100"], path["mem_alloc_end"]),
         "ring->debouncer->arbiter->scorekeeper, .mpy")

@@ -113,6 +113,9 @@ def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None):
                         continue
                     soak.settle(t)
                     st = client.status()
+                    if st["status"].get("mode") != "anomia":
+                        raise RuntimeError("the buzzer mode stopped after %d face-offs: %s"
+                                           % (i, st["status"].get("mode_error")))
                     client.ack(st["journal"]["last_seq"])
                     quiet = not st["status"]["mode_status"]["tiebreak"]
                     if log:

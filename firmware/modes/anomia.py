@@ -23,7 +23,7 @@ import json
 import os
 
 from engine import anomia_score
-from engine.core import canonical
+from engine.core import write_canonical
 from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT
 from firmware.journal import replace_file
@@ -117,7 +117,8 @@ class Mode:
         data = {"game": self.game_id, "n": self.n, "tie_window_us": self.tie_window_us,
                 "lockout_ms": self.lockout_ms, "state": self.game.to_dict()}
         try:
-            replace_file(self._current_path(), canonical(data).encode())
+            # streamed: the state (with its undo history) never has to be one string
+            replace_file(self._current_path(), lambda f: write_canonical(data, lambda s: f.write(s.encode())))
         except OSError as e:
             self.storage_error = "game state not kept: %s" % e
 

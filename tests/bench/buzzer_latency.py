@@ -7,17 +7,22 @@ Latency = ticks_us() when poll() returned the decision - the press tick, for the
 tie window 0 (pure processing) and the default window (which the decision waits for
 by design). Allocations are counted with micropython.mem_total().
 Prints one JSON line.
+
+Usage: micropython -X heapsize=64k tests/bench/buzzer_latency.py N [--root DIR]
+  --root DIR: import the modules from DIR (e.g. compiled .mpy files, as on a box)
 """
 
 import sys
 
 ROOT = __file__.rsplit("/tests/", 1)[0] if "/tests/" in __file__ else "."
+if "--root" in sys.argv:
+    ROOT = sys.argv[sys.argv.index("--root") + 1]
 sys.path.insert(0, ROOT)
 
 import gc  # noqa: E402
 from array import array  # noqa: E402
 
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+N = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 2000
 # Allocated before the modules load, while the heap is still in one piece.
 LATENCIES = array("i", bytes(4 * N))
 import json  # noqa: E402
