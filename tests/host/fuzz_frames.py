@@ -422,6 +422,21 @@ def start_link_harness(workdir, records=20, heap="192k"):
     return relay
 
 
+def describe(summary):
+    """One line for a test's output: how many frames, how fast, which error codes."""
+    return "%d frames, %d bytes in %.2f s = %.0f frames/s, by code %s" % (
+        summary["replies"], summary["bytes_sent"], summary["seconds"], summary["rate"], summary["by_code"])
+
+
+def assert_all_typed_errors(summary, n):
+    """Every one of n fuzzed frames got the typed error it deserved, and every code the
+    generator aims at came up (busy and internal are for the unit tests)."""
+    assert summary["missing"] == 0, summary
+    assert summary["unexpected"] == 0, summary["examples"]
+    assert summary["replies"] == n
+    assert set(summary["by_code"]) == set(P.ERROR_CODES) - {P.BUSY, P.INTERNAL}
+
+
 def wait_ready(port, timeout=10.0):
     """Wait until the device at port answers hello; returns its hello reply."""
     deadline = time.monotonic() + timeout

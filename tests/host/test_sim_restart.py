@@ -2,9 +2,9 @@
 restarts the firmware from its image behind the same serial port, as a board would."""
 
 import subprocess
-import time
 
-from host.serial_client import DeviceClient, LinkError
+from host.serial_client import DeviceClient
+from tests.host.fuzz_frames import wait_ready
 from tests.host.test_sim_boot import BIN, ROOT, Sim, image_processes, sim_command, sim_env
 
 
@@ -22,15 +22,10 @@ def firmware_processes(image):
 
 
 def hello_again(port, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with DeviceClient(port, timeout=0.5) as dev:
-                return dev.info, dev.status()["status"]
-        except LinkError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+    """Wait for the firmware to answer again; its hello and status."""
+    info = wait_ready(port, timeout)
+    with DeviceClient(port, timeout=2.0) as dev:
+        return info, dev.status()["status"]
 
 
 def test_soft_reset_restarts_the_firmware_on_the_same_port(tmp_path):
