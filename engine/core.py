@@ -1,13 +1,24 @@
-"""What every game engine shares: the error type, canonical serialisation, digests.
+"""What every game engine shares: the error types, the special player ids, canonical
+serialisation and digests.
 
-Every engine module exposes `new_game(seed, players, **options)` and
-`from_dict(d)`, and its state object offers current_player(), legal_actions(),
-apply(action), is_over(), scores(), winners(), to_dict(), digest() and, where
-information is hidden, view(player). Actions are small JSON-safe values.
+Every engine module declares
+  MIN_PLAYERS, MAX_PLAYERS  the player counts new_game accepts;
+  OPTIONS                   dict: option name -> default (JSON-safe) that new_game accepts;
+  STATE_VERSION             int, saved in to_dict() as "version"; from_dict refuses others;
+and exposes `new_game(seed, players, **options)` and `from_dict(d)`. Its state offers
+current_player(), legal_actions(), apply(action), is_over(), scores(), winners(),
+to_dict(), digest() and, where information is hidden, view(player). Actions are small
+JSON-safe values. current_player() is a seat 0..N-1 or one of the ids below;
+winners() is [] until is_over().
 """
 
 import binascii
 import hashlib
+
+# current_player() values that are not a seat, numbered as OpenSpiel numbers them.
+CHANCE = -1  # the game's own PRNG acts next (a shuffle or a draw nobody chooses)
+SIMULTANEOUS = -2  # several players act at once (a face-off race)
+TERMINAL = -4  # the game is over
 
 
 class IllegalAction(Exception):
