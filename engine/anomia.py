@@ -9,21 +9,22 @@ Actions (JSON-safe lists, exactly as legal_actions() returns them):
   ["win", p]    player p won the pending face-off (or tie-breaker)
   ["tie"]       the pending face-off was a tie: start a tie-breaker
 
-current_player() is the player to draw, FACE_OFF (-2, OpenSpiel's
-"simultaneous") while a face-off waits for its result, GAME_OVER (-4) at the
-end. faceoff() describes the pending face-off for a UI.
+current_player() is the player to draw, core.SIMULTANEOUS while a face-off waits
+for its result, core.TERMINAL at the end. faceoff() describes the pending
+face-off for a UI.
 """
 
 from engine import anomia_cards
-from engine.core import BadState, IllegalAction, digest_of
+from engine.core import SIMULTANEOUS, TERMINAL, BadState, IllegalAction, digest_of
 from engine.rng import Rng
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
-FACE_OFF = -2
-GAME_OVER = -4
 STATE_VERSION = 1
-OPTIONS = ("deck", "symbol_counts", "wild_pairs", "removed_symbols")
+# None: the rulebook's choice (engine.anomia_cards); removed_symbols applies to 3 players only.
+OPTIONS = {"deck": anomia_cards.DEFAULT_DECK, "symbol_counts": None, "wild_pairs": None,
+           "removed_symbols": None}
+VARIANTS = ({"deck": "blue"}, {"deck": "red"})  # option sets the shared engine tests walk
 MAX_SYMBOLS = len(anomia_cards.SYMBOL_NAMES)
 MAX_CARDS_PER_SYMBOL = 40
 MAX_WILDS = 16
@@ -264,9 +265,9 @@ class AnomiaState:
     # -- common API ----------------------------------------------------------
     def current_player(self):
         if self.pending is not None:
-            return FACE_OFF
+            return SIMULTANEOUS
         if self.is_over():
-            return GAME_OVER
+            return TERMINAL
         return self.turn
 
     def is_over(self):
@@ -401,7 +402,7 @@ def new_game(seed, players, **options):
         raise ValueError("anomia needs %d-%d players, got %r" % (MIN_PLAYERS, MAX_PLAYERS, players))
     for name in options:
         if name not in OPTIONS:
-            raise ValueError("unknown anomia option %r (known: %s)" % (name, ", ".join(OPTIONS)))
+            raise ValueError("unknown anomia option %r (known: %s)" % (name, ", ".join(sorted(OPTIONS))))
     deck = make_deck(players, **options)
     state = AnomiaState(deck, players, Rng(seed))
     cards = list(deck.in_play)

@@ -13,14 +13,19 @@ Actions (JSON-safe lists):
                           starts another tie-breaker among those.
   ["undo"]                reverts the last win or tie (scores and tie-breaker).
   ["end"]                 ends the game.
+
+current_player() is core.SIMULTANEOUS while the game runs (every face-off is a
+race) and core.TERMINAL once it is over.
 """
 
-from engine.core import BadState, IllegalAction, digest_of
+from engine.core import SIMULTANEOUS, TERMINAL, BadState, IllegalAction, digest_of
 from engine.rng import Rng
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
-NOBODY = -1
+OPTIONS = {}
+STATE_VERSION = 1
+NOBODY = -1  # the loser of a face-off nobody else buzzed in
 HISTORY_LIMIT = 64  # undo depth; bounded so a long game keeps a bounded state
 
 
@@ -64,8 +69,7 @@ class AnomiaScore:
 
     # -- common API --------------------------------------------------------
     def current_player(self):
-        # Face-offs are simultaneous races: no single player is to move.
-        return NOBODY
+        return TERMINAL if self.over else SIMULTANEOUS
 
     def legal_actions(self):
         if self.over:
@@ -171,12 +175,16 @@ class AnomiaScore:
         return list(self.piles)
 
     def winners(self):
+        """Every player with the biggest pile once the game is over; [] before."""
+        if not self.over:
+            return []
         best = max(self.piles)
         return [p for p in range(self.players) if self.piles[p] == best]
 
     def to_dict(self):
         return {
             "game": "anomia_score",
+            "version": STATE_VERSION,
             "players": self.players,
             "rng": self.rng.state(),
             "piles": list(self.piles),
@@ -190,30 +198,104 @@ class AnomiaScore:
         return digest_of(self.to_dict())
 
 
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def new_game(seed, players, **options):
     if options:
         raise ValueError("anomia_score takes no options, got %s" % ", ".join(sorted(options)))
-    if not isinstance(players, int) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
-        raise ValueError("anomia_score needs %d-%d players" % (MIN_PLAYERS, MAX_PLAYERS))
+    if not _is_int(players) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise ValueError("anomia_score needs %d-%d players, got %r" % (MIN_PLAYERS, MAX_PLAYERS, players))
+    if not _is_int(seed):
+        raise ValueError("seed must be an int, got %r" % (seed,))
     return AnomiaScore(players, Rng(seed))
 
 
+def _bad(msg):
+    raise BadState("bad anomia_score state: " + msg)
+
+
+def _int_in(v, lo, hi, what):
+    if not _is_int(v) or not (lo <= v <= hi):
+        _bad("%s must be an int %d..%d, got %r" % (what, lo, hi, v))
+    return v
+
+
+def _tied(v, players, what):
+    """A list of two or more distinct players, ascending."""
+    if not isinstance(v, list) or len(v) < 2:
+        _bad("%s must list two or more players, got %r" % (what, v))
+    last = NOBODY
+    for p in v:
+        _int_in(p, last + 1, players - 1, what + " player (ascending)")
+        last = p
+    return list(v)
+
+
+def _history_entry(h, players):
+    if not isinstance(h, list) or len(h) != 4 or h[0] not in ("win", "tie"):
+        _bad("history entries are [win|tie, a, b, mask], got %r" % (h,))
+    _int_in(h[1], 0, players - 1, "history player")
+    if h[0] == "win":
+        _int_in(h[2], NOBODY, players - 1, "history loser")
+        if h[2] == h[1]:
+            _bad("a history win names the same player twice: %r" % (h,))
+    else:
+        _int_in(h[2], h[1] + 1, players - 1, "history tied player")
+    mask = _int_in(h[3], 0, (1 << players) - 1, "history tie-breaker mask")
+    if mask and not mask & (mask - 1):
+        _bad("a tie-breaker holds two or more players, history has mask %d" % mask)
+    return [h[0], h[1], h[2], mask]
+
+
 def from_dict(d):
+    """Rebuild a state saved by to_dict(); BadState for anything a game could not have reached.
+
+    A saved state without "version" (written before states carried one) reads as version 1.
+    """
     try:
-        if d["game"] != "anomia_score":
-            raise BadState("not an anomia_score state")
-        s = AnomiaScore(d["players"], Rng(state=d["rng"]))
-        piles = [int(x) for x in d["piles"]]
-        if len(piles) != s.players or min(piles) < 0:
-            raise BadState("piles do not match the players")
-        s.piles = piles
-        tb = d["tiebreak"]
-        s.tiebreak = [int(p) for p in tb] if tb else None
-        s.history = [[str(h[0]), int(h[1]), int(h[2]), int(h[3])] for h in d["history"]]
-        s.faceoffs = int(d["faceoffs"])
-        s.over = bool(d["over"])
+        return _load(d)
     except BadState:
         raise
-    except (KeyError, TypeError, ValueError, IndexError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         raise BadState("bad anomia_score state: %r" % (e,))
+
+
+def _load(d):
+    if not isinstance(d, dict) or d.get("game") != "anomia_score":
+        _bad("not an anomia_score state")
+    if d.get("version", STATE_VERSION) != STATE_VERSION:
+        _bad("unknown version %r" % (d.get("version"),))
+    players = _int_in(d["players"], MIN_PLAYERS, MAX_PLAYERS, "players")
+    rng = d["rng"]
+    if not isinstance(rng, list) or not all(_is_int(v) for v in rng):
+        _bad("rng must be a list of ints")
+    s = AnomiaScore(players, Rng(state=rng))
+    piles = d["piles"]
+    if not isinstance(piles, list) or len(piles) != players:
+        _bad("piles must list one count per player (%d)" % players)
+    for p in piles:
+        _int_in(p, 0, 1 << 20, "pile")
+    s.piles = list(piles)
+    tb = d["tiebreak"]
+    s.tiebreak = None if tb is None else _tied(tb, players, "tiebreak")
+    history = d["history"]
+    if not isinstance(history, list) or len(history) > HISTORY_LIMIT:
+        _bad("history must be a list of at most %d entries" % HISTORY_LIMIT)
+    s.history = [_history_entry(h, players) for h in history]
+    wins = [0] * players
+    for h in s.history:
+        if h[0] == "win":
+            wins[h[1]] += 1
+    for p in range(players):
+        if wins[p] > s.piles[p]:
+            _bad("history takes back more wins of P%d than its pile holds" % (p + 1))
+    s.faceoffs = _int_in(d["faceoffs"], 0, 1 << 20, "faceoffs")
+    if s.faceoffs != sum(s.piles):
+        _bad("faceoffs (%d) must equal the cards won (%d)" % (s.faceoffs, sum(s.piles)))
+    over = d["over"]
+    if over is not True and over is not False:
+        _bad("over must be true or false, got %r" % (over,))
+    s.over = over
     return s

@@ -8,7 +8,7 @@ steps, some 40 s); MicroPython plays 10 per count, as the same checks run about 
 slower there.
 """
 
-from engine import anomia
+from engine import anomia, core
 from engine.playout import RandomChooser
 from tests.shared.compat import IS_MICROPYTHON
 
@@ -46,7 +46,7 @@ def _simulate(seed, players, stats):
         actions = state.legal_actions()
         assert actions, (seed, players, steps)
         cp = state.current_player()
-        assert cp == (anomia.FACE_OFF if state.faceoff() else state.turn)
+        assert cp == (core.SIMULTANEOUS if state.faceoff() else state.turn)
         saved = state.to_dict()
         assert anomia.from_dict(saved).digest() == state.digest(), (seed, players, steps)
         chosen = chooser.choose(state)
@@ -60,7 +60,7 @@ def _simulate(seed, players, stats):
         state = following
         assert sorted(_all_cards(state)) == in_play, (seed, players, steps)
         steps += 1
-    assert state.current_player() == anomia.GAME_OVER and state.legal_actions() == []
+    assert state.current_player() == core.TERMINAL and state.legal_actions() == []
     assert sum(state.scores()) <= len(in_play)
     best = max(state.scores())
     assert state.winners() == [p for p in range(players) if state.scores()[p] == best]

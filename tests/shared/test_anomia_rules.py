@@ -2,7 +2,7 @@
 
 import json
 
-from engine import anomia, anomia_cards, games, playout
+from engine import anomia, anomia_cards, core, games, playout
 from engine.anomia_categories import CATEGORIES
 from engine.core import BadState, IllegalAction, digest_of
 from tests.shared.compat import raises
@@ -146,7 +146,7 @@ def test_shared_symbol_starts_a_faceoff_and_exposes_it():
     state = table(play=[[sym(2)], [sym(3)], [], []], piles=[[sym(2, 1)], []], turn=2)
     assert state.faceoff() is None and state.current_player() == 2  # wave vs bolt: no match
     state.apply(["draw", 0])
-    assert state.current_player() == anomia.FACE_OFF
+    assert state.current_player() == core.SIMULTANEOUS
     fo = {"players": [0, 2], "symbols": [2, 2], "wild": False, "tiebreak": False, "card": None}
     assert state.faceoff() == fo and state.to_dict()["faceoff"] == fo
     assert state.legal_actions() == [["win", 0], ["win", 2], ["tie"]]
@@ -219,7 +219,7 @@ def test_tie_starts_a_tiebreaker_between_the_two_tied_players_only():
     state.apply(["tie"])
     assert state.faceoff() == {"players": [0, 2], "symbols": [2, 2], "wild": False, "tiebreak": True,
                                "card": sym(6)}  # equal piles: the card comes from pile 0
-    assert state.current_player() == anomia.FACE_OFF and state.draw_piles == [[], [sym(3)]]
+    assert state.current_player() == core.SIMULTANEOUS and state.draw_piles == [[], [sym(3)]]
     assert state.legal_actions() == [["win", 0], ["win", 2]]
     _illegal(state, ["tie"], "cannot tie")
     _illegal(state, ["win", 1], "not in the face-off")
@@ -287,10 +287,10 @@ def test_game_ends_when_both_draw_piles_are_empty_after_the_last_faceoffs():
     assert state.legal_actions() == [["draw", 0]]
     _illegal(state, ["draw", 1], "empty")
     state.apply(["draw", 0])
-    assert not state.is_over() and state.current_player() == anomia.FACE_OFF  # face-off still pending
+    assert not state.is_over() and state.current_player() == core.SIMULTANEOUS  # face-off still pending
     assert state.winners() == []
     state.apply(["win", 2])
-    assert state.is_over() and state.current_player() == anomia.GAME_OVER and state.legal_actions() == []
+    assert state.is_over() and state.current_player() == core.TERMINAL and state.legal_actions() == []
     _illegal(state, ["draw", 0], "game is over")
 
 

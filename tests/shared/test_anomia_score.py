@@ -3,7 +3,7 @@
 import gc
 import json
 
-from engine import anomia_score
+from engine import anomia_score, core
 from engine.core import BadState, IllegalAction
 from engine.rng import Rng
 from tests.shared.compat import IS_MICROPYTHON, raises
@@ -15,7 +15,10 @@ def test_win_adds_to_winner_pile_only():
     g.apply(["win", 2, -1])
     g.apply(["win", 1, 2])
     assert g.scores() == [0, 1, 2, 0]
-    assert g.winners() == [2]
+    assert g.winners() == []  # nobody has won before the end
+    assert g.current_player() == core.SIMULTANEOUS
+    g.apply(["end"])
+    assert g.winners() == [2] and g.current_player() == core.TERMINAL
 
 
 def test_tie_restricts_next_win_to_the_tied_pair():
@@ -120,3 +123,35 @@ def test_random_play_round_trips_through_json():
             assert sum(g.scores()) == g.faceoffs
             steps += 1
             assert steps < 2000
+
+
+def _saved(**changes):
+    g = anomia_score.new_game(1, 4)
+    g.apply(["win", 1, 0])
+    g.apply(["tie", 0, 2])
+    d = json.loads(json.dumps(g.to_dict()))
+    d.update(changes)
+    return d
+
+
+def test_from_dict_refuses_states_no_game_can_reach():
+    assert anomia_score.from_dict(_saved()).digest() == anomia_score.from_dict(_saved()).digest()
+    for bad in (
+        {"players": 2}, {"players": 9}, {"players": True},
+        {"tiebreak": [0, 9]}, {"tiebreak": [2, 0]}, {"tiebreak": [1]}, {"tiebreak": [0, 0]},
+        {"over": "no"}, {"over": 0},
+        {"piles": ["1", 2.7, 0, 0]}, {"piles": [0, 1, 0]}, {"piles": [0, -1, 0, 1]},
+        {"piles": [0, True, 0, 0]},
+        {"faceoffs": 5}, {"version": 99},
+        {"history": [["win", 3, 0, 0]]},  # takes back a win P4 never had
+        {"history": [["fly", 1, 0, 0]]}, {"history": [["win", 1, 1, 0]]}, {"history": [["tie", 2, 1, 0]]},
+        {"history": [["win", 1, 0, 1]]},  # a one-player tie-breaker
+    ):
+        e = raises(BadState, anomia_score.from_dict, _saved(**bad))
+        assert "anomia_score" in str(e), bad
+
+
+def test_a_state_saved_before_states_had_a_version_still_loads():
+    d = _saved()
+    del d["version"]
+    assert anomia_score.from_dict(d).scores() == [0, 1, 0, 0]
