@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine import anomia_score
+from engine import anomia_score, gamelog
 from engine.rng import Rng
 
 TICK_MASK = (1 << 30) - 1
@@ -72,11 +72,10 @@ def game_records(seed, players=4, faceoffs=20, start_seq=1, t0=None, names=None,
         records.append({"seq": seq[0], "kind": kind, "t": t, "data": data})
         seq[0] += 1
 
-    add("game_start", {"game": game, "name": "anomia", "engine": "anomia_score", "seed": seed,
-                       "players": [{"name": names[i], "colour": list(DEFAULT_COLOURS[i])}
-                                   for i in range(players)],
-                       "options": {"tie_window_us": window_us, "lockout_ms": lockout_ms},
-                       "digest": state.digest()})
+    add(gamelog.GAME_START, gamelog.start_data(
+        game, "anomia", "anomia_score", seed,
+        [{"name": names[i], "colour": list(DEFAULT_COLOURS[i])} for i in range(players)],
+        {}, {"tie_window_us": window_us, "lockout_ms": lockout_ms}, state))
     n = 0
     for k in range(faceoffs):
         if state.tiebreak:
@@ -92,22 +91,18 @@ def game_records(seed, players=4, faceoffs=20, start_seq=1, t0=None, names=None,
         others = [p for p in range(players) if p not in pair]
         action, detail = _faceoff(rng, pair, others, window_us, tiebreak)
         state.apply(action)
-        add("action", {"game": game, "n": n, "action": action, "digest": state.digest(),
-                       "scores": state.scores(), "faceoff": detail})
+        add(gamelog.ACTION, gamelog.action_data(game, n, action, state, {"faceoff": detail}))
         n += 1
         if undo_every and (k + 1) % undo_every == 0:
             state.apply(["undo"])
-            add("action", {"game": game, "n": n, "action": ["undo"], "digest": state.digest(),
-                           "scores": state.scores()})
+            add(gamelog.ACTION, gamelog.action_data(game, n, ["undo"], state))
             n += 1
     if end:
-        state.apply(["end"])
+        state.apply(gamelog.END_ACTION)
         if end_action:
-            add("action", {"game": game, "n": n, "action": ["end"], "digest": state.digest(),
-                           "scores": state.scores()})
+            add(gamelog.ACTION, gamelog.action_data(game, n, gamelog.END_ACTION, state))
             n += 1
-        add("game_end", {"game": game, "scores": state.scores(), "winners": state.winners(),
-                         "digest": state.digest(), "reason": "ended", "n": n})
+        add(gamelog.GAME_END, gamelog.end_data(game, n, state, "ended"))
     return records
 
 

@@ -82,7 +82,7 @@ def test_games_are_derived_from_start_action_end(tmp_path):
         assert g["scores"] == end["scores"] and g["winners"] == end["winners"] and g["reason"] == "ended"
         assert g["start_t"] == 1_700_000_000 and g["end_t"] == recs[-1]["t"]
         assert [p["name"] for p in g["players"]] == ["Ana", "Ben", "Cleo", "Dev"]
-        assert g["options"] == {"tie_window_us": 1000, "lockout_ms": 800}
+        assert g["options"] == {}  # the scorekeeper takes no options; the timings are box settings
         assert h["start_seq"] == second[0]["seq"] and not h["ended"] and h["actions"] == 3
         assert [r["seq"] for r in s.game_records(h["id"])] == [r["seq"] for r in second]
         assert [r["seq"] for r in s.game_records(g["id"])] == [r["seq"] for r in recs]

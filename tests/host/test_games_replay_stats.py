@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from engine import anomia, anomia_score
+from engine import anomia, anomia_score, games
 from engine.core import digest_of
 from firmware.record import decode_record, encode_record
 from host import db as dbmod
@@ -153,8 +153,8 @@ def test_replay_accepts_both_ways_of_ending_a_game():
         replay_mod.replay([r for r in recs if r["seq"] != recs[-2]["seq"]])
 
 
-def test_replay_of_the_full_anomia_engine_with_device_options():
-    # A game_start of an engine that declares OPTIONS: device settings ride along in options.
+def test_replay_of_a_record_written_before_the_log_had_a_version():
+    # A v0 game_start: box settings rode along in options, beside the engine's own.
     state = anomia.new_game(5, 3, deck="red")
     recs = [{"seq": 40, "kind": "game_start", "t": None,
              "data": {"game": 40, "name": "anomia", "engine": "anomia", "seed": 5,
@@ -173,12 +173,12 @@ def test_replay_of_the_full_anomia_engine_with_device_options():
         replay_mod.replay(wrong_deck)
 
 
-def test_load_engine_prefers_the_registry_then_engine_modules():
-    assert replay_mod.load_engine("anomia_score") is anomia_score
-    assert replay_mod.load_engine("anomia") is anomia
-    for bad in ("core", "../host", "os", None, "rng"):
+def test_engines_come_from_the_registry_only():
+    assert games.get_game("anomia_score") is anomia_score
+    assert games.get_game("anomia") is anomia
+    for bad in ("core", "../host", "os", None, "rng", "gamelog"):
         with pytest.raises(ValueError):
-            replay_mod.load_engine(bad)
+            games.get_game(bad)
 
 
 def _expected_stats(games):
