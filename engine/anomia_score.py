@@ -25,6 +25,7 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 OPTIONS = {}
 STATE_VERSION = 1
+UNDO_ACTION = ["undo"]
 NOBODY = -1  # the loser of a face-off nobody else buzzed in
 HISTORY_LIMIT = 64  # undo depth; bounded so a long game keeps a bounded state
 

@@ -10,6 +10,13 @@ current_player(), legal_actions(), apply(action), is_over(), scores(), winners()
 to_dict(), digest() and, where information is hidden, view(player). Actions are small
 JSON-safe values. current_player() is a seat 0..N-1 or one of the ids below;
 winners() is [] until is_over().
+
+Optional declarations:
+  VARIANTS      tuple of option dicts the shared engine tests walk besides the defaults;
+  UNDO_ACTION   the action that takes back the last one, when the engine keeps its own
+                undo history in the state (the box's session then uses it, and an undo
+                survives a reset); without it the session undoes from copies in RAM.
+An engine whose game can be closed early offers ["end"] among its legal actions.
 """
 
 import binascii

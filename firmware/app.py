@@ -9,7 +9,9 @@ device root (the current directory: "/" on the Pico, the mounted image on the si
 the journal in data/journal, the settings in data/settings.json.
 
 The menu: mode cycles through the entries, ok opens one, back returns. It offers only
-the modes in firmware/modes (AVAILABLE) plus an About screen. Outside a mode every
+the modes in firmware/modes (AVAILABLE) plus an About screen. A mode gets a
+firmware.context.Context (input, LEDs, display, sound, clock, journal, its settings),
+never the app. Outside a mode every
 player button is a button test: its LED lights in the player's colour while held and
 a moment after, so a build (or the virtual device) can be checked button by button.
 """
@@ -19,6 +21,8 @@ import time
 
 from firmware import modes
 from firmware import settings as settings_mod
+from firmware.buttons import BACK_BIT, MODE_BIT, N_INPUTS, OK_BIT, SEATS
+from firmware.context import Clock, Context, Input
 
 FIRMWARE_VERSION = "0.1.0"
 DATA_DIR = "data"
@@ -27,12 +31,6 @@ SETTINGS_PATH = DATA_DIR + "/settings.json"
 CONFIG_PATH = "config.json"
 BOARD_ENV = "TABLEMATE_BOARD"
 DEFAULT_BOARD = "pico"
-
-N_PLAYERS_MAX = 8
-N_INPUTS = 11
-MODE_BIT = 8
-OK_BIT = 9
-BACK_BIT = 10
 
 INPUT_PERIOD_MS = 5
 LED_PERIOD_MS = 20
@@ -119,6 +117,8 @@ class App:
         self.sound = self.board.make_sound(enabled=self.settings.get("sound"))
         self.link = Link(self)
         self.debouncer = Debouncer(N_INPUTS, self.settings.get("debounce_ms") * 1000)
+        self.input = Input(self.debouncer, SEATS)
+        self.clock = Clock()
         self.leds.set_colours(settings_mod.seat_colours(self.settings.get("roster")))
         self.leds.set_status(STATUS_COLOUR)
 
@@ -126,23 +126,20 @@ class App:
         self.mode_name = "menu"
         self.mode_error = None  # why the last mode failed to start, for the status op
         self.screen = SCREEN_MENU
-        self.menu = [(entry[0], entry[1]) for entry in modes.AVAILABLE] + [(ABOUT, "About")]
+        self.menu = [(entry.name, entry.title) for entry in modes.AVAILABLE] + [(ABOUT, "About")]
         self.menu_index = 0
         self._dirty = True
         self._drawn_ms = 0
         self._test_down = 0  # player buttons held (button test)
-        self._test_until = [0] * N_PLAYERS_MAX  # ms tick until which a released button stays lit
+        self._test_until = [0] * SEATS  # ms tick until which a released button stays lit
         self._test_lingering = 0
         self._lit = -1  # mask the LEDs show in the button test (-1: not drawn yet)
         self._snap = [0, 0]
         self._event = [0, 0, 0]
         self._syncs = []
-        self._epoch = None  # (epoch seconds, ticks_ms) from the host's time_set
         self._stop = None
         self.stop_reason = None
         self.mem_free_boot = None
-        self.input_now_us = 0  # the µs tick the input task read before its last drain
-        self.data_dir = DATA_DIR  # where modes keep their own state files
 
         world = getattr(self.board, "world", None)
         if world is not None:
@@ -177,7 +174,7 @@ class App:
             },
             "ring_overflows": ring.overflows,
             "event_overflows": deb.overflows,
-            "time_set": self._epoch is not None,
+            "time_set": self.clock.is_set(),
         }
         if self.mode_error:
             st["mode_error"] = self.mode_error
@@ -190,19 +187,17 @@ class App:
         return st
 
     def set_time(self, epoch):
-        if not isinstance(epoch, int) or epoch < 0:
-            raise ValueError("epoch must be an int >= 0")
-        self._epoch = (epoch, time.ticks_ms())
-
-    def epoch(self):
-        """Seconds since 1970 as set by the host, or None before the first time_set."""
-        if self._epoch is None:
-            return None
-        return self._epoch[0] + time.ticks_diff(time.ticks_ms(), self._epoch[1]) // 1000
+        self.clock.set_epoch(epoch)
 
     def switch_mode(self, name, options=None):
-        """Leave the current mode and start `name` ("menu" = back to the menu). ValueError if unknown."""
+        """Leave the current mode and start `name` ("menu" = back to the menu) with options
+        (overrides of the mode's settings for the game it starts). ValueError if unknown or
+        if the options are refused."""
+        if options is not None and not isinstance(options, dict):
+            raise ValueError("mode options must be an object")
         if name == "menu":
+            if options:
+                raise ValueError("the menu takes no options")
             self.leave_mode()
             return
         if modes.find(name) is None:
@@ -210,7 +205,9 @@ class App:
         self.leave_mode()
         now = time.ticks_ms()
         try:
-            mode = modes.load(name)(self, options or {})
+            ctx = Context(name, self.input, self.leds, self.display, self.sound, self.clock, self.journal,
+                          self.settings, self.emit, DATA_DIR)
+            mode = modes.load(name)(ctx, options or {})
             mode.start(now)
         except Exception as e:  # a broken mode must not take the box down: back to the menu
             modes.unload(name)
@@ -249,11 +246,6 @@ class App:
             self._show_menu(time.ticks_ms())
             self._remember_mode("menu")
             self.emit("mode", {"name": "menu"})
-
-    # ---- helpers for modes
-
-    def now_ms(self):
-        return time.ticks_ms()
 
     def emit(self, kind, fields=None):
         """Announce an event to the sim front-end (world) and to the serial host (an event frame)."""
@@ -297,7 +289,7 @@ class App:
             if not mode.on_button(bit, down, tick_us) and down and bit == BACK_BIT:
                 self.leave_mode()
             return
-        if bit < N_PLAYERS_MAX:
+        if bit < SEATS:
             self._button_test(bit, down)
             return
         if not down:
@@ -335,7 +327,7 @@ class App:
     def _button_test_tick(self, now_ms):
         lingering = self._test_lingering
         if lingering:
-            for p in range(N_PLAYERS_MAX):
+            for p in range(SEATS):
                 if lingering & (1 << p) and time.ticks_diff(now_ms, self._test_until[p]) >= 0:
                     lingering &= ~(1 << p)
             self._test_lingering = lingering
@@ -416,7 +408,7 @@ class App:
             # The clock is read BEFORE draining: every edge stamped up to `now` is then fed
             # before anything is decided at `now` (the arbiter's contract).
             now_us = board.now_us()
-            self.input_now_us = now_us
+            self.input.at_us = now_us
             try:
                 while ring.pop(snap):
                     deb.feed(snap[0], snap[1])
@@ -518,7 +510,8 @@ class App:
         self._show_menu(now_ms)
         if self.settings.load_error:
             self.leds.error(now_ms)
-        self.journal.append("boot", {"fw": self.firmware_version, "board": self.board_name}, self.epoch())
+        boot = {"fw": self.firmware_version, "board": self.board_name}
+        self.journal.append("boot", boot, self.clock.epoch())
         resume = self.settings.get("mode")
         if resume != "menu" and modes.find(resume) is not None:
             try:

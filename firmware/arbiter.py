@@ -29,6 +29,7 @@ Call poll() until it returns NONE: it reports one event per call (DONE before th
 decision when both are due).
 """
 
+from firmware.buttons import SEATS
 from firmware.ticks import TICKS_MASK, ticks_diff
 
 try:
@@ -38,8 +39,6 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-
-MAX_PLAYERS = 8
 
 # poll() results (also .code for WIN / TIE)
 NONE = const(0)
@@ -70,19 +69,19 @@ class Arbiter:
         self.lockout_us = lockout_us
         self._lockout = max(lockout_us, tie_window_us)
         # the face-off being decided
-        self._ticks = [0] * MAX_PLAYERS
+        self._ticks = [0] * SEATS
         self._pressed = 0
         self._first = 0
         # the decision
         self.code = NONE
         self.winner = -1
-        self.tied = [0] * MAX_PLAYERS
+        self.tied = [0] * SEATS
         self.n_tied = 0
         self.tied_mask = 0
         self.gap_us = -1
         self.first_tick = 0
-        self.ranked = [0] * MAX_PLAYERS
-        self.rank_gap = [0] * MAX_PLAYERS
+        self.ranked = [0] * SEATS
+        self.rank_gap = [0] * SEATS
         self.n_ranked = 0
         self.decided_round = 0
         self._decided_eligible = 0
@@ -100,8 +99,8 @@ class Arbiter:
     # -- configuration (not hot) --
 
     def set_players(self, n):
-        if not 1 <= n <= MAX_PLAYERS:
-            raise ValueError("players must be 1..%d" % MAX_PLAYERS)
+        if not 1 <= n <= SEATS:
+            raise ValueError("players must be 1..%d" % SEATS)
         self.n_players = n
         self.base_mask = (1 << n) - 1
         self.reset()

@@ -11,10 +11,9 @@ bit 8 = mode, bit 9 = ok, bit 10 = back (the constants live in firmware.buttons)
 
 import json
 
-from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, EdgeRing
+from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS, EdgeRing
 from firmware.ticks import ticks_us
 
-MAX_PLAYERS = 8
 PIO_PINS = 8  # the PIO capture samples 8 consecutive pins in one instruction
 CONTROL_BITS = {"mode": MODE_BIT, "ok": OK_BIT, "back": BACK_BIT}
 CAPTURE_METHODS = ("pio", "irq")
@@ -117,7 +116,7 @@ def validate(doc, name):
         _fail(name, "capture must be one of %s, got %r" % ("/".join(CAPTURE_METHODS), capture))
 
     players = _section(name, prof, "players")
-    n = _int(name, "players.count", players.get("count"), 1, MAX_PLAYERS)
+    n = _int(name, "players.count", players.get("count"), 1, SEATS)
 
     controls = _section(name, prof, "controls")
     names = controls.get("names", [])
@@ -326,7 +325,7 @@ class Board:
 
 def button_name(bit):
     """'P1'..'P8', 'mode', 'ok', 'back' for a snapshot bit."""
-    if 0 <= bit < MAX_PLAYERS:
+    if 0 <= bit < SEATS:
         return "P%d" % (bit + 1)
     for k, v in CONTROL_BITS.items():
         if v == bit:

@@ -13,6 +13,8 @@ See docs/buttons-and-arbiter.md for the algorithm and the choice of defaults.
 
 from firmware.ticks import TICKS_MASK, ticks_diff, ticks_us
 
+# The one definition of the button bits and of how many player seats a box has.
+SEATS = 8  # player buttons: bits 0..SEATS-1
 MODE_BIT = 8
 OK_BIT = 9
 BACK_BIT = 10

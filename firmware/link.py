@@ -7,7 +7,8 @@ the pty on the virtual device) without blocking the other asyncio tasks.
 
 The app hands Link a ctx with: firmware_version, board_name, settings
 (firmware.settings.Settings), journal (firmware.journal.Journal), status() -> dict,
-set_time(epoch_s), switch_mode(name) (ValueError if unknown or unavailable).
+set_time(epoch_s), switch_mode(name, options) (ValueError if unknown, unavailable or
+refused).
 A ctx method may raise protocol.OpError(protocol.BUSY, "...") to refuse for now.
 """
 
@@ -30,8 +31,8 @@ _BURST = 256  # bytes read per wake before giving other tasks a turn
 # built at import, while memory is fine: the reply when even an error reply cannot be built
 _LAST_RESORT = P.encode(P.error_reply(None, P.INTERNAL, "could not build a reply"))
 
-# op name -> the arguments it accepts (besides id and op)
-OP_ARGS = {
+# The ops: name -> the arguments it accepts (besides id and op). Link.op_<name> answers it.
+OPS = {
     "hello": ("proto",),
     "status": (),
     "settings_get": ("key",),
@@ -39,7 +40,7 @@ OP_ARGS = {
     "records": ("cursor", "limit"),
     "ack": ("seq",),
     "time_set": ("epoch",),
-    "mode": ("name",),
+    "mode": ("name", "options"),
 }
 
 
@@ -123,16 +124,6 @@ class Link:
         self.tx = None  # set by serve(): where replies and events go
         self.rx_ok = 0
         self.rx_errors = 0
-        self._ops = {
-            "hello": self.op_hello,
-            "status": self.op_status,
-            "settings_get": self.op_settings_get,
-            "settings_set": self.op_settings_set,
-            "records": self.op_records,
-            "ack": self.op_ack,
-            "time_set": self.op_time_set,
-            "mode": self.op_mode,
-        }
 
     # ---- lines in, lines out
 
@@ -162,11 +153,11 @@ class Link:
         op = req.get("op", _MISSING)
         if not isinstance(op, str):
             return [self._error(rid, P.BAD_FRAME, "'op' must be a string")]
-        handler = self._ops.get(op)
-        if handler is None:
+        allowed = OPS.get(op)
+        if allowed is None:
             return [self._error(rid, P.UNKNOWN_OP, "unknown op '%s'" % clean(op, 32))]
+        handler = getattr(self, "op_" + op)
         try:
-            allowed = OP_ARGS[op]
             for key in req:
                 if key != "id" and key != "op" and key not in allowed:
                     raise P.OpError(P.BAD_ARG, "%s takes no argument '%s'" % (op, clean(key, 32)))
@@ -292,8 +283,11 @@ class Link:
 
     def op_mode(self, req):
         name = str_arg(req, "name", MAX_NAME)
+        options = req.get("options", None)
+        if options is not None and not isinstance(options, dict):
+            raise P.OpError(P.BAD_ARG, "'options' must be an object of option: value")
         try:
-            self.ctx.switch_mode(name)
+            self.ctx.switch_mode(name, options)
         except ValueError as e:
             raise P.OpError(P.BAD_ARG, clean(e, 120), {"name": clean(name, 32)})
         return {"mode": name}

@@ -1,26 +1,37 @@
 """Device settings: one schema, validation with a named key and reason, atomic replace.
 
-The file is one canonical JSON object holding every setting. update() validates
-all changes first, then writes a temp file, flushes, closes and renames it over
-the old file (atomic on littlefs): after a power cut the file holds exactly the
-old or exactly the new settings. A file that cannot be read or fails validation
-never stops the device: defaults are used, the file is kept aside as
-<name>.bad and .load_error says why. Keys missing from a file (written by an
-older firmware) take their defaults.
+The file is one canonical JSON object: the box's own settings (roster, brightness,
+sound, debounce, the mode to come back in) and one namespace per mode, named after it,
+holding that mode's settings as its entry in firmware/modes declares them
+({"anomia": {"players": 4, "tie_window_us": 1000, "lockout_ms": 800}}). A change to a
+namespace names only the keys it changes; the rest stay.
+
+update() validates all changes first, then writes a temp file, flushes, closes and
+renames it over the old file (atomic on littlefs): after a power cut the file holds
+exactly the old or exactly the new settings. A file that cannot be read or fails
+validation never stops the device: defaults are used, the file is kept aside as
+<name>.bad and .load_error says why. Keys missing from a file take their defaults.
+A flat file written before the namespaces existed is migrated on load and written
+back: every value moves into its mode's namespace (LEGACY_KEYS), nothing is dropped.
+The namespace of a mode this firmware does not have is kept as it is.
 """
 
 import json
 import os
 
+from firmware import modes
+from firmware.buttons import SEATS
+from firmware.checks import boolean, int_range
 from firmware.journal import TMP_SUFFIX, replace_file
 from firmware.record import canonical_json
 
 MAX_FILE = 4096  # bytes; a real settings file is well under 1 KB
 
-MODES = ("menu", "anomia", "anastasia_ledger", "anastasia_solo", "anathema")
-ROSTER_MIN = 3
-ROSTER_MAX = 8
+ROSTER_MAX = SEATS
 NAME_MAX = 12
+# Keys of the flat file today's firmware wrote, and the mode namespace each moves into.
+LEGACY_KEYS = {"players": "anomia", "tie_window_us": "anomia", "lockout_ms": "anomia",
+               "automa_deck": "anastasia_solo"}
 
 # Player n's default name and colour: red, green, blue, yellow, magenta, cyan, orange, white.
 DEFAULT_COLOURS = (
@@ -38,6 +49,11 @@ def seat_colours(roster, seats=ROSTER_MAX):
     return out
 
 
+def seat_names(roster, seats):
+    """The name of each of the first `seats` seats: the roster's, then P<n> beyond it."""
+    return [roster[i]["name"] if i < len(roster) else "P%d" % (i + 1) for i in range(seats)]
+
+
 def default_roster():
     return [{"name": "P%d" % (i + 1), "colour": list(c)} for i, c in enumerate(DEFAULT_COLOURS)]
 
@@ -51,37 +67,9 @@ class SettingsError(ValueError):
         self.reason = reason
 
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _int_range(lo, hi):
-    def check(v):
-        if not _is_int(v):
-            return "must be an int, got %r" % (v,)
-        if not (lo <= v <= hi):
-            return "must be %d..%d, got %d" % (lo, hi, v)
-        return None
-
-    return check
-
-
-def _check_bool(v):
-    if not isinstance(v, bool):
-        return "must be true or false, got %r" % (v,)
-    return None
-
-
 def _check_mode(v):
-    if v not in MODES:
-        return "must be one of %s, got %r" % (", ".join(MODES), v)
-    return None
-
-
-def _check_automa_deck(v):
-    # The automa mode validates the cards themselves.
-    if v is not None and not isinstance(v, list):
-        return "must be null or a list, got %r" % (v,)
+    if v != "menu" and modes.find(v) is None:
+        return "must be menu or one of %s, got %r" % (", ".join(modes.names()), v)
     return None
 
 
@@ -100,14 +88,14 @@ def _check_colour(colour):
     if not isinstance(colour, (list, tuple)) or len(colour) != 3:
         return "colour must be [r, g, b], got %r" % (colour,)
     for c in colour:
-        if not _is_int(c) or not (0 <= c <= 255):
+        if not isinstance(c, int) or isinstance(c, bool) or not (0 <= c <= 255):
             return "colour values must be ints 0..255, got %r" % (colour,)
     return None
 
 
 def _check_roster(v):
-    if not isinstance(v, list) or not (ROSTER_MIN <= len(v) <= ROSTER_MAX):
-        return "must be a list of %d..%d players" % (ROSTER_MIN, ROSTER_MAX)
+    if not isinstance(v, list) or not (1 <= len(v) <= ROSTER_MAX):
+        return "must be a list of 1..%d players" % ROSTER_MAX
     for i, entry in enumerate(v):
         if not isinstance(entry, dict):
             return "player %d must be {name, colour}, got %r" % (i + 1, entry)
@@ -122,17 +110,13 @@ def _check_roster(v):
     return None
 
 
-# The schema: key -> (check returning None or a reason, default factory).
+# The box's own settings: key -> (check returning None or a reason, default factory).
 SCHEMA = {
     "roster": (_check_roster, default_roster),
-    "players": (_int_range(ROSTER_MIN, ROSTER_MAX), lambda: 4),
-    "tie_window_us": (_int_range(0, 50000), lambda: 1000),
-    "lockout_ms": (_int_range(0, 10000), lambda: 800),
-    "brightness": (_int_range(1, 255), lambda: 64),
-    "sound": (_check_bool, lambda: True),
-    "debounce_ms": (_int_range(1, 100), lambda: 25),
+    "brightness": (int_range(1, 255), lambda: 64),
+    "sound": (boolean, lambda: True),
+    "debounce_ms": (int_range(1, 100), lambda: 25),
     "mode": (_check_mode, lambda: "menu"),
-    "automa_deck": (_check_automa_deck, lambda: None),
 }
 
 
@@ -140,6 +124,9 @@ def defaults():
     out = {}
     for key in SCHEMA:
         out[key] = SCHEMA[key][1]()
+    for entry in modes.AVAILABLE:
+        schema = entry.schema()
+        out[entry.name] = {k: _copy(schema[k][1]) for k in schema}
     return out
 
 
@@ -152,18 +139,87 @@ def _copy(v):
     return v
 
 
-def check(values, changed):
-    """Validate the complete settings dict values; changed lists the keys to blame first."""
+def migrate(values, loading=False):
+    """A settings dict as today's firmware stores it, from one an older firmware wrote (the
+    flat keys of LEGACY_KEYS move into their mode's namespace; loading, a mode to resume
+    that this firmware does not have becomes the menu). Returns (values, True if anything
+    moved)."""
+    out = {}
+    moved = False
+    for key in values:
+        space = LEGACY_KEYS.get(key)
+        if space is None:
+            out[key] = values[key]
+            continue
+        moved = True
+        if key == "automa_deck" and values[key] is None:
+            continue  # the old default: nothing was set
+        ns = out.get(space)
+        if not isinstance(ns, dict):
+            ns = out[space] = dict(values[space]) if isinstance(values.get(space), dict) else {}
+        ns.setdefault(key, values[key])
+    mode = out.get("mode")
+    if loading and isinstance(mode, str) and mode != "menu" and modes.find(mode) is None:
+        out["mode"] = "menu"
+        moved = True
+    return out, moved
+
+
+def _check_namespace(entry, ns, changed):
+    if not isinstance(ns, dict):
+        raise SettingsError(entry.name, "must be an object of %s settings" % entry.name)
+    schema = entry.schema()
     for key in changed:
-        if key not in SCHEMA:
-            raise SettingsError(key, "unknown setting")
-        why = SCHEMA[key][0](values[key])
+        if key not in schema:
+            raise SettingsError("%s.%s" % (entry.name, key), "unknown setting")
+        why = schema[key][0](ns[key])
         if why:
-            raise SettingsError(key, why)
-    if values["players"] > len(values["roster"]):
-        key = "players" if "players" in changed or "roster" not in changed else "roster"
-        raise SettingsError(key, "%d players in use but the roster has %d"
-                            % (values["players"], len(values["roster"])))
+            raise SettingsError("%s.%s" % (entry.name, key), why)
+
+
+def check(values, changed):
+    """Validate the complete settings dict values; changed: {key: None, or the namespace
+    keys that changed}, the keys to blame first."""
+    for key in changed:
+        entry = modes.find(key)
+        if entry is not None:
+            _check_namespace(entry, values[key], changed[key] or list(values[key]))
+        elif key in SCHEMA:
+            why = SCHEMA[key][0](values[key])
+            if why:
+                raise SettingsError(key, why)
+        elif not isinstance(values[key], dict):
+            raise SettingsError(key, "unknown setting")
+
+
+def merge(values, changes):
+    """A validated copy of values with changes applied (a namespace change names only the
+    keys it changes; flat keys of older firmware are migrated first). SettingsError naming
+    the first bad key; values itself is never touched."""
+    if not isinstance(changes, dict):
+        raise SettingsError(None, "changes must be a dict, got %r" % (changes,))
+    changes, _ = migrate(changes)
+    out = _copy(values)
+    changed = {}
+    for key in changes:
+        entry = modes.find(key)
+        if entry is not None:
+            ns = changes[key]
+            if not isinstance(ns, dict):
+                raise SettingsError(key, "must be an object of %s settings" % key)
+            for k in ns:
+                out[key][k] = _copy(ns[k])
+            changed[key] = list(ns)
+        elif key in SCHEMA:
+            out[key] = _copy(changes[key])
+            changed[key] = None
+        elif isinstance(changes[key], dict):
+            raise SettingsError(key, "unknown setting: no mode %s on this firmware (modes: %s)"
+                                % (key, ", ".join(modes.names())))
+        else:
+            raise SettingsError(key, "unknown setting")
+    check(out, changed)
+    return out
 
 
 def bad_path(path):
@@ -197,10 +253,18 @@ class Settings:
             loaded = json.loads(text)
             if not isinstance(loaded, dict):
                 raise SettingsError(None, "file is not a JSON object")
+            loaded, moved = migrate(loaded, loading=True)
             values = defaults()
+            changed = {}
             for key in loaded:
-                values[key] = loaded[key]
-            check(values, list(loaded))
+                if modes.find(key) is not None and isinstance(loaded[key], dict):
+                    for k in loaded[key]:
+                        values[key][k] = loaded[key][k]
+                    changed[key] = list(loaded[key])
+                else:
+                    values[key] = loaded[key]
+                    changed[key] = None
+            check(values, changed)
         except Exception as e:  # whatever is wrong with the file, the device must start
             self.load_error = "settings file rejected (%s), defaults in use, kept as %s" % (
                 e, bad_path(self.path))
@@ -210,33 +274,27 @@ class Settings:
                 pass
             return
         self._values = values
+        if moved:
+            try:
+                replace_file(self.path, canonical_json(values))
+            except OSError:
+                pass  # kept in memory; written with the next change
 
     def get(self, key):
-        if key not in SCHEMA:
+        """A box setting, or a mode's namespace (a dict) by the mode's name."""
+        if key not in self._values or (key not in SCHEMA and modes.find(key) is None):
             raise SettingsError(key, "unknown setting")
         return _copy(self._values[key])
 
     def all(self):
         return _copy(self._values)
 
-    def _merged(self, changes):
-        if not isinstance(changes, dict):
-            raise SettingsError(None, "changes must be a dict, got %r" % (changes,))
-        for key in changes:
-            if key not in SCHEMA:
-                raise SettingsError(key, "unknown setting")
-        values = _copy(self._values)
-        for key in changes:
-            values[key] = _copy(changes[key])
-        check(values, list(changes))
-        return values
-
     def validate(self, changes):
         """Raise SettingsError for the first bad key in changes (checked against current settings)."""
-        self._merged(changes)
+        merge(self._values, changes)
 
     def update(self, changes):
         """Validate every change, then replace the file atomically; on any error nothing changes."""
-        values = self._merged(changes)
+        values = merge(self._values, changes)
         replace_file(self.path, canonical_json(values))
         self._values = values

@@ -2,8 +2,10 @@
 
 The file is TOML or JSON, chosen by its extension (.toml / .json). It may hold any of
 the device settings except the running mode: roster (names and colours; a colour is
-"#rrggbb" or [r, g, b]), players, tie_window_us, lockout_ms, brightness, sound,
-debounce_ms and automa_deck. Keys left out keep the device's current values.
+"#rrggbb" or [r, g, b]), brightness, sound, debounce_ms, and each mode's own settings
+as a table named after the mode ([anomia] players, tie_window_us, lockout_ms). Files
+written before the mode tables (players, tie_window_us, lockout_ms at the top) are read
+as the firmware reads them. Keys left out keep the device's current values.
 
 push validates the whole file with the firmware's own schema (firmware.settings)
 before opening the port: on any error nothing is sent, and the message names the key.
@@ -18,13 +20,14 @@ import sys
 import tomllib
 from pathlib import Path
 
+from firmware import modes
 from firmware import settings as schema
 from host.cli import CliError
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, DeviceError, LinkError
 
 # Settings a config file carries: all of them but the mode the box happens to be in.
-CONFIG_KEYS = tuple(k for k in schema.SCHEMA if k != "mode")
+CONFIG_KEYS = tuple(k for k in schema.SCHEMA if k != "mode") + tuple(modes.names())
 FORMATS = (".toml", ".json")
 _HEX_COLOUR = re.compile(r"^#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})$")
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -69,7 +72,7 @@ def to_settings(data):
     """File mapping -> device setting changes (colours as [r, g, b]); SettingsError naming the key."""
     changes = {}
     for key, value in data.items():
-        if key not in CONFIG_KEYS:
+        if key not in CONFIG_KEYS and key not in schema.LEGACY_KEYS:
             reason = "is the box's running mode, not a setting a file carries" if key == "mode" else \
                 "unknown setting (known: %s)" % ", ".join(CONFIG_KEYS)
             raise schema.SettingsError(key, reason)
@@ -77,14 +80,12 @@ def to_settings(data):
             value = [dict(p, colour=_colour(p["colour"], i + 1))
                      if isinstance(p, dict) and "colour" in p else p for i, p in enumerate(value)]
         changes[key] = value
-    return changes
+    return schema.migrate(changes)[0]
 
 
 def validate(changes):
     """The firmware's own check of every change, as the device would merge them onto defaults."""
-    values = schema.defaults()
-    values.update(changes)
-    schema.check(values, list(changes))
+    schema.merge(schema.defaults(), changes)
 
 
 def load_config(path):
@@ -144,11 +145,19 @@ def _toml_value(v):
 def dumps_toml(values):
     lines = ["# tablemate settings (tablemate config push FILE)"]
     tables = []
+    spaces = []
     for key, value in values.items():
         if key == "roster":
             tables.append((key, value))
+        elif isinstance(value, dict):
+            spaces.append((key, value))
         else:
             lines.append("%s = %s" % (_toml_key(key), _toml_value(value)))
+    for key, table in spaces:  # a mode's settings: a table after the top-level keys
+        lines.append("")
+        lines.append("[%s]" % _toml_key(key))
+        for k, v in table.items():
+            lines.append("%s = %s" % (_toml_key(k), _toml_value(v)))
     for key, rows in tables:
         for row in rows:
             lines.append("")
@@ -208,7 +217,12 @@ def run_push(args):
     except LinkError as e:
         raise CliError(str(e), 1)
     print("pushed %s: %s" % (args.file, ", ".join("%s" % k for k in changes)))
-    differs = [k for k in changes if now.get(k) != changes[k]]
+    differs = []
+    for k in changes:
+        if isinstance(changes[k], dict) and isinstance(now.get(k), dict):  # a mode's: the keys sent
+            differs += ["%s.%s" % (k, n) for n in changes[k] if now[k].get(n) != changes[k][n]]
+        elif now.get(k) != changes[k]:
+            differs.append(k)
     if differs:
         raise CliError("the box reports other values than pushed for: %s" % ", ".join(differs), 1)
     return 0

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from host import paths
 from host.cli import CliError
-from host.sim_script import emit_json, parse_script, run_script, script_options
+from host.sim_script import SCRIPT_MODE, emit_json, parse_script, run_script, script_options
 from host.virtual_device import (
     DEFAULT_HEAPSIZE,
     ImageLock,
@@ -44,7 +44,11 @@ def add_parser(subparsers):
     p.add_argument("--heapsize", default=DEFAULT_HEAPSIZE, help="MicroPython heap (default %(default)s)")
     p.add_argument("--headless", action="store_true", help="no front-end: print the serial path and wait")
     p.add_argument("--events", action="store_true", help="with --headless: print device events as JSON lines")
-    p.add_argument("--players", type=int, help="with --script: players in the buzzer round")
+    p.add_argument("--mode", default=None, help="with --script: the mode the script plays (default %s)"
+                   % SCRIPT_MODE)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --script: a mode option, e.g. lockout_ms=500 (repeatable)")
+    p.add_argument("--players", type=int, help="with --script: players in the game")
     p.add_argument("--script", type=Path, help="timed edges '<t_us> <player> <down|up>': feed them, "
                    "print one JSON line per decision, exit (on a fresh temporary box unless --image)")
     p.add_argument("--tie-window-us", type=int, help="with --script: tie window in microseconds")
@@ -101,7 +105,8 @@ def _raise_stopped(signum, frame):
 def run(args):
     heapsize = check_heapsize(args.heapsize)
     script = None
-    if args.script is not None or args.players is not None or args.tie_window_us is not None:
+    if args.script is not None or args.players is not None or args.tie_window_us is not None \
+            or args.mode is not None or args.option:
         options = script_options(args)
         script = parse_script(args.script, args.players)
     exe = micropython_path()
@@ -133,7 +138,7 @@ def _run_device(args, exe, image, heapsize, script, options):
         sys.stdout.flush()
         device.connect_world()
         if script is not None:
-            return run_script(device, script, options)
+            return run_script(device, script, options, args.mode or SCRIPT_MODE)
         if args.headless:
             return run_headless(device, args.events)
         from host import tui

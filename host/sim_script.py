@@ -1,8 +1,9 @@
-"""Scripted timing for the virtual device: `tablemate sim --players N --script FILE`.
+"""Scripted timing for the virtual device: `tablemate sim [--mode NAME] --players N --script FILE`.
 
 A script is lines of `<t_us> <player> <down|up>`. The edges go over the world channel
-on the script's own clock (virtual time), and each decision event of the buzzer mode
-comes back as one JSON line on stdout.
+on the script's own clock (virtual time) to the mode (default: the Anomia buzzers) started
+with the options given (--players, --option KEY=VALUE, --tie-window-us), and each
+decision event comes back as one JSON line on stdout.
 """
 
 import json
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from host.cli import CliError
 
-SCRIPT_MODE = "anomia"
+SCRIPT_MODE = "anomia"  # the mode a script plays unless --mode names another
 DECISION_KIND = "decision"
 SYNC_TIMEOUT_S = 10.0
 SETTLE_MARGIN_US = 200000  # past the last lockout: debounce releases and the final DONE
@@ -63,21 +64,41 @@ def parse_script(path, players):
     return edges
 
 
-def script_options(args):
-    """The mode options for a script run, checked like the device's own settings."""
-    from firmware import settings as device_settings
+def _option_value(text):
+    """An option's value from the command line: JSON (5, true, [1, 2]) or else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
+
+def script_options(args):
+    """The mode options for a script run, checked as the mode's registry entry declares them."""
+    from firmware import modes
+
+    name = getattr(args, "mode", None) or SCRIPT_MODE
+    entry = modes.find(name)
+    if entry is None:
+        raise CliError("--mode %r: no such mode (modes: %s)" % (name, ", ".join(modes.names())))
     if args.players is None or args.script is None:
         raise CliError("--players and --script go together")
-    lo, hi = device_settings.ROSTER_MIN, device_settings.ROSTER_MAX
-    if not lo <= args.players <= hi:
-        raise CliError("--players must be %d..%d, got %d" % (lo, hi, args.players))
     options = {"players": args.players}
+    for item in getattr(args, "option", None) or ():
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise CliError("--option %r: write it as KEY=VALUE" % item)
+        options[key] = _option_value(value)
     if args.tie_window_us is not None:
-        why = device_settings.SCHEMA["tie_window_us"][0](args.tie_window_us)
-        if why:
-            raise CliError("--tie-window-us %s" % why)
         options["tie_window_us"] = args.tie_window_us
+    schema = entry.schema()
+    for key in options:
+        flag = {"players": "--players", "tie_window_us": "--tie-window-us"}.get(key, "--option " + key)
+        if key not in schema:
+            raise CliError("%s: mode %s has no such option (options: %s)"
+                           % (flag, name, ", ".join(sorted(schema))))
+        why = schema[key][0](options[key])
+        if why:
+            raise CliError("%s %s" % (flag, why))
     return options
 
 
@@ -93,9 +114,9 @@ def settle_us(options):
     return lockout_us + options.get("tie_window_us", 50000) + SETTLE_MARGIN_US
 
 
-def run_script(device, edges, options):
-    """Feed timed edges on the script's own clock, print each decision event; 0 when the device
-    answered all."""
+def run_script(device, edges, options, mode=SCRIPT_MODE):
+    """Feed timed edges on the script's own clock to `mode`, print each decision event; 0 when
+    the device answered all."""
     world = device.world
 
     def handle(messages):
@@ -106,14 +127,14 @@ def run_script(device, edges, options):
             elif t == "error":
                 raise CliError("the device refused: %s" % msg.get("msg"), 1)
 
-    world.send({"t": "mode", "name": SCRIPT_MODE, "options": options})
+    world.send({"t": "mode", "name": mode, "options": options})
     deadline = time.monotonic() + SYNC_TIMEOUT_S
     started = False
     while not started:
         if world.closed or time.monotonic() > deadline:
-            raise CliError("the device did not start mode %r" % SCRIPT_MODE, 1)
+            raise CliError("the device did not start mode %r" % mode, 1)
         for msg in world.wait(deadline - time.monotonic()):
-            if msg.get("t") == "event" and msg.get("kind") == "mode" and msg.get("name") == SCRIPT_MODE:
+            if msg.get("t") == "event" and msg.get("kind") == "mode" and msg.get("name") == mode:
                 started = True
             elif msg.get("t") == "error":
                 raise CliError("the device cannot run the script: %s" % msg.get("msg"), 1)

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from firmware import protocol as P
-from firmware.link import MAX_EPOCH, MAX_NAME, MAX_PAGE, MAX_SEQ, OP_ARGS
+from firmware.link import MAX_EPOCH, MAX_NAME, MAX_PAGE, MAX_SEQ, OPS
 from host.pty_relay import PtyRelay
 from host.serial_client import DeviceClient, LinkError, open_port
 
@@ -154,7 +154,7 @@ def _binary_crc(r):
 
 def _truncated(r):
     rid = _rid(r)
-    body = _request(r, rid, r.choice(list(OP_ARGS)), {"x": _junk(r)})
+    body = _request(r, rid, r.choice(list(OPS)), {"x": _junk(r)})
     cut = body[:r.randint(1, len(body) - 1)]
     if not cut.strip(_BLANK):
         cut = b"{"
@@ -169,7 +169,7 @@ def _not_object(r):
 
 def _bad_id(r):
     bad = r.choice([None, -1, -(2 ** 40), P.MAX_ID + 1, 2 ** 64, 1.0, "7", True, [1], {"id": 1}, 10 ** 70])
-    obj = {"op": r.choice(list(OP_ARGS))}
+    obj = {"op": r.choice(list(OPS))}
     if r.random() < 0.9:
         obj["id"] = bad
     return Case("bad_id", _body_frame(_dumps(obj)), {P.BAD_FRAME}, None)
@@ -186,7 +186,7 @@ def _bad_op(r):
 def _unknown_op(r):
     rid = _rid(r)
     op = _rand_text(r, 20)
-    while op in OP_ARGS:
+    while op in OPS:
         op = _rand_text(r, 20)
     return Case("unknown_op", _body_frame(_request(r, rid, op, {})), {P.UNKNOWN_OP}, rid)
 
@@ -230,7 +230,7 @@ def _bad_args(r, op):
 
 def _bad_arg(r):
     rid = _rid(r)
-    op = r.choice(list(OP_ARGS))
+    op = r.choice(list(OPS))
     line = _body_frame(_request(r, rid, op, _bad_args(r, op)))
     if len(line) > P.MAX_LINE:
         return Case("too_long", line, {P.TOO_LONG}, None)

@@ -5,17 +5,20 @@ import tomllib
 
 import pytest
 
+from firmware import modes
 from firmware import settings as schema
 from host import config_cmd
 from host.cli import main as cli_main
 
 GOOD_TOML = """
-players = 3
-tie_window_us = 1500
-lockout_ms = 600
 brightness = 120
 sound = false
 debounce_ms = 30
+
+[anomia]
+players = 3
+tie_window_us = 1500
+lockout_ms = 600
 
 [[roster]]
 name = "Ana"
@@ -31,7 +34,7 @@ colour = "#0000FF"
 """
 
 EXPECTED = {
-    "players": 3, "tie_window_us": 1500, "lockout_ms": 600, "brightness": 120, "sound": False,
+    "anomia": {"players": 3, "tie_window_us": 1500, "lockout_ms": 600}, "brightness": 120, "sound": False,
     "debounce_ms": 30,
     "roster": [{"name": "Ana", "colour": [255, 128, 0]}, {"name": "Ben", "colour": [0, 255, 0]},
                {"name": "Cleo", "colour": [0, 0, 255]}],
@@ -54,23 +57,28 @@ def test_toml_and_json_files_give_the_same_settings(tmp_path):
 
 
 def test_a_partial_file_is_fine(tmp_path):
-    f = _write(tmp_path, "tie.toml", "tie_window_us = 250\n")
-    assert config_cmd.load_config(f) == {"tie_window_us": 250}
-    f = _write(tmp_path, "deck.json", '{"automa_deck": [{"primary": "steal"}]}')
-    assert config_cmd.load_config(f) == {"automa_deck": [{"primary": "steal"}]}
+    f = _write(tmp_path, "tie.toml", "[anomia]\ntie_window_us = 250\n")
+    assert config_cmd.load_config(f) == {"anomia": {"tie_window_us": 250}}
+
+
+def test_a_file_written_before_the_mode_tables_reads_as_the_firmware_reads_it(tmp_path):
+    f = _write(tmp_path, "old.toml", "players = 3\ntie_window_us = 250\nbrightness = 9\n")
+    assert config_cmd.load_config(f) == {"anomia": {"players": 3, "tie_window_us": 250}, "brightness": 9}
 
 
 BAD_FILES = [
     ("unknown.toml", "volume = 3\n", "volume: unknown setting"),
     ("mode.toml", 'mode = "anomia"\n', "mode: is the box's running mode"),
-    ("range.toml", "tie_window_us = 999999\n", "tie_window_us: must be 0..50000"),
+    ("range.toml", "[anomia]\ntie_window_us = 999999\n", "anomia.tie_window_us: must be 0..50000"),
+    ("old.toml", "tie_window_us = 999999\n", "anomia.tie_window_us: must be 0..50000"),
+    ("mode.json", '{"anomia": {"colour": 1}}', "anomia.colour: unknown setting"),
+    ("nomode.json", '{"chess": {"players": 2}}', "chess: unknown setting"),
     ("float.toml", "brightness = 64.0\n", "brightness: must be an int"),
     ("bool.json", '{"sound": "yes"}', "sound: must be true or false"),
     ("colour.toml", '[[roster]]\nname = "A"\ncolour = "red"\n', "roster: player 1 colour must be"),
     ("rgb.toml", '[[roster]]\nname = "A"\ncolour = [1, 2, 300]\n', "roster: "),
-    ("few.toml", '[[roster]]\nname = "A"\ncolour = "#000000"\n', "roster: must be a list of 3..8"),
-    ("more.toml", "players = 8\n" + "".join('[[roster]]\nname = "P%d"\ncolour = "#000000"\n' % i
-                                            for i in range(3)), "players: 8 players in use"),
+    ("many.toml", "".join('[[roster]]\nname = "P%d"\ncolour = "#000000"\n' % i for i in range(9)),
+     "roster: must be a list of 1..8"),
     ("syntax.toml", "players = \n", "not valid TOML"),
     ("syntax.json", '{"players": 3,,}', "not valid JSON"),
     ("list.json", "[1, 2]", "top level must be"),
@@ -99,7 +107,7 @@ def test_missing_file(tmp_path, capsys):
 
 def test_validation_is_the_firmware_schema():
     # Every key of the schema but mode is a config key, so a new setting needs no change here.
-    assert set(config_cmd.CONFIG_KEYS) == set(schema.SCHEMA) - {"mode"}
+    assert set(config_cmd.CONFIG_KEYS) == set(schema.SCHEMA) - {"mode"} | set(modes.names())
     with pytest.raises(schema.SettingsError) as e:
         config_cmd.validate({"debounce_ms": 0})
     assert e.value.key == "debounce_ms"
@@ -108,7 +116,6 @@ def test_validation_is_the_firmware_schema():
 def test_written_files_read_back_to_the_same_settings(tmp_path):
     device = schema.defaults()
     device.update(EXPECTED)
-    device["automa_deck"] = [{"primary": "steal", "n": 2, "tags": ["a", "b"]}, {"primary": "wait"}]
     file_values = config_cmd.to_file_values(device)
     assert "mode" not in file_values
     assert file_values["roster"][0]["colour"] == "#ff8000"
@@ -118,10 +125,7 @@ def test_written_files_read_back_to_the_same_settings(tmp_path):
         path = _write(tmp_path, "pulled" + fmt, text)
         assert config_cmd.load_config(path) == expected, fmt
     toml = tomllib.loads(config_cmd.dumps(file_values, ".toml"))
-    assert toml["players"] == 3 and len(toml["roster"]) == 3
-    # a null automa deck is left out (TOML has no null) and reads back as the default
-    device["automa_deck"] = None
-    assert "automa_deck" not in config_cmd.to_file_values(device)
+    assert toml["anomia"]["players"] == 3 and len(toml["roster"]) == 3
 
 
 def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
@@ -154,9 +158,8 @@ def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
         assert cli_main(["config", "pull", "--port", sim.port]) == 0
         out = capsys.readouterr().out
         assert tomllib.loads(out.split("\n", 2)[-1])["roster"][0] == {"name": "Ana", "colour": "#ff8000"}
-        # valid for the file alone, refused by the box against its other settings: nothing changes
-        few = _write(tmp_path, "few.json", json.dumps({"players": 8}))
-        assert cli_main(["config", "push", str(few), "--port", sim.port]) == 1
-        assert "the box refused it: players: 8 players in use" in capsys.readouterr().err
+        # a partial mode table changes only what it names
+        part = _write(tmp_path, "part.json", json.dumps({"anomia": {"lockout_ms": 900}}))
+        assert cli_main(["config", "push", str(part), "--port", sim.port]) == 0
         with DeviceClient(sim.port) as dev:
-            assert dev.settings_get() == now
+            assert dev.settings_get()["anomia"] == {"players": 3, "tie_window_us": 1500, "lockout_ms": 900}

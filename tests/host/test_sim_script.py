@@ -31,8 +31,8 @@ SCRIPT = """\
 # A mode that reports every player press with its capture tick and the options it got.
 ECHO_MODE = """
 class Mode:
-    def __init__(self, app, options):
-        self.app = app
+    def __init__(self, ctx, options):
+        self.ctx = ctx
         self.options = options
 
     def start(self, now_ms):
@@ -40,7 +40,7 @@ class Mode:
 
     def on_button(self, bit, down, tick_us):
         if bit < 8 and down:
-            self.app.emit("decision", {"player": bit + 1, "tick": tick_us, "options": self.options})
+            self.ctx.emit("decision", {"player": bit + 1, "tick": tick_us, "options": self.options})
             return True
         return False
 
@@ -59,7 +59,8 @@ dev = mount_image(%(image)r, "/flash")
 with open("/flash/firmware/modes/echo.py", "w") as f:
     f.write(%(mode)r)
 with open("/flash/firmware/modes/__init__.py", "a") as f:
-    f.write("\\nAVAILABLE = ((%(name)r, 'Echo', 'firmware.modes.echo'),)\\n")
+    f.write("\\nAVAILABLE = (Entry(%(name)r, 'Echo', 'firmware.modes.echo', 1, 8, 4,"
+            " {'tie_window_us': (int_range(0, 50000), 1000)}),)\\n")
 unmount_image(dev)
 """
 

@@ -9,8 +9,9 @@ from engine.rng import Rng
 from firmware import protocol as P
 from firmware.journal import Journal
 from firmware.link import MAX_DEPTH, Link, too_deep
+from firmware.modes import names as mode_names
 from firmware.record import canonical_json, record_crc
-from firmware.settings import MODES, Settings
+from firmware.settings import Settings
 from tests.shared.compat import IS_MICROPYTHON
 from tests.shared.test_journal import tmp_dir
 
@@ -25,6 +26,7 @@ class BoxCtx:
         self.settings = Settings(dirpath + "/settings.json")
         self.journal = Journal(dirpath + "/journal", segment_bytes=1024)
         self.mode = "menu"
+        self.options = None
         self.epoch_offset = None
         self.busy = False
         self.broken = False
@@ -33,19 +35,21 @@ class BoxCtx:
         if self.broken:
             raise RuntimeError("sensor fell off")
         return {"mode": self.mode, "clock_set": self.epoch_offset is not None, "players":
-                self.settings.get("players")}
+                self.settings.get("anomia")["players"]}
 
     def set_time(self, epoch_s):
         if self.busy:
             raise P.OpError(P.BUSY, "a face-off is running")
         self.epoch_offset = epoch_s - 1000  # as if the ticks clock said 1000 s
 
-    def switch_mode(self, name):
-        if name not in MODES:
+    def switch_mode(self, name, options=None):
+        if name != "menu" and name not in mode_names():
             raise ValueError("unknown mode %s" % name)
-        if name == "anastasia_solo" and self.settings.get("players") > 3:
-            raise ValueError("anastasia_solo needs 3 players or fewer")
+        players = (options or {}).get("players", self.settings.get("anomia")["players"])
+        if players > 6:
+            raise ValueError("a %d-player game is more than this test box seats" % players)
         self.mode = name
+        self.options = options
 
 
 def box_digest(ctx):
@@ -228,9 +232,9 @@ def test_nested_junk_is_refused_before_the_op_sees_it():
         for i in range(MAX_DEPTH + 1):
             junk = [junk] if i % 2 else {"k": junk}
         assert too_deep(junk, MAX_DEPTH) and not too_deep([[1], {"a": [2]}], MAX_DEPTH)
-        r = call(link, "settings_set", changes={"automa_deck": [[[[1]]]]})
+        r = call(link, "settings_set", changes={"anomia": {"players": 5}})
         assert r["ok"] is True
-        for op, args in (("settings_set", {"changes": {"automa_deck": junk}}), ("mode", {"name": junk}),
+        for op, args in (("settings_set", {"changes": {"anomia": junk}}), ("mode", {"name": junk}),
                          ("records", {"cursor": junk})):
             assert error_of(call(link, op, **args)) == P.BAD_ARG
         deep = b'{"id":1,"op":"status","x":' + b"[" * 400 + b"]" * 400 + b"}"
@@ -252,7 +256,7 @@ def test_bad_frames_change_nothing():
             P.request(1, "settings_set", {"changes": {"sound": False, "bogus": 1}})[:-1],
             P.request(1, "ack", {"seq": 13})[:-1],
             P.request(1, "ack", {"seq": -1})[:-1],
-            P.request(1, "mode", {"name": "anastasia_solo"})[:-1],  # 4 players: unavailable
+            P.request(1, "mode", {"name": "no_such_mode"})[:-1],
             P.request(1, "mode", {"name": "nope"})[:-1],
             P.request(1, "time_set", {"epoch": "soon"})[:-1],
             P.request(1, "records", {"cursor": 0, "limit": 5, "extra": 1})[:-1],
@@ -275,8 +279,10 @@ def test_settings_get_and_set():
         link = Link(ctx)
         every = call(link, "settings_get")["settings"]
         assert every == ctx.settings.all() and every["brightness"] == 64
-        assert call(link, "settings_get", key="lockout_ms") == {"id": 77, "ok": True, "key": "lockout_ms",
-                                                                 "value": 800}
+        assert call(link, "settings_get", key="anomia") == {
+            "id": 77, "ok": True, "key": "anomia",
+            "value": {"players": 4, "tie_window_us": 1000, "lockout_ms": 800}}
+        assert error_of(call(link, "settings_get", key="lockout_ms")) == P.BAD_ARG  # a mode's: under its name
         r = call(link, "settings_set", changes={"brightness": 9, "sound": False})
         assert r["ok"] is True and r["settings"]["brightness"] == 9 and r["settings"]["sound"] is False
         assert Settings(d + "/settings.json").get("brightness") == 9  # written to the file
@@ -343,10 +349,17 @@ def test_time_set_and_mode():
         assert call(link, "time_set", epoch=1700000000) == {"id": 77, "ok": True, "epoch": 1700000000}
         assert ctx.epoch_offset == 1700000000 - 1000
         assert call(link, "mode", name="anomia")["mode"] == "anomia" and ctx.mode == "anomia"
-        r = call(link, "mode", name="anastasia_solo")
-        assert error_of(r) == P.BAD_ARG and "3 players" in r["error"]["msg"] and ctx.mode == "anomia"
-        call(link, "settings_set", changes={"players": 3})
-        assert call(link, "mode", name="anastasia_solo")["ok"] is True
+        assert ctx.options is None
+        assert call(link, "mode", name="menu")["ok"] is True and ctx.mode == "menu"
+        assert call(link, "mode", name="anomia", options={"players": 5})["ok"] is True
+        assert ctx.mode == "anomia" and ctx.options == {"players": 5}
+        call(link, "mode", name="menu")
+        r = call(link, "mode", name="anomia", options={"players": 7})  # the box refuses them
+        assert error_of(r) == P.BAD_ARG and "7-player" in r["error"]["msg"] and ctx.mode == "menu"
+        r = call(link, "mode", name="anomia", options=[5])
+        assert error_of(r) == P.BAD_ARG and "options" in r["error"]["msg"] and ctx.mode == "menu"
+        r = call(link, "mode", name="anomia", players=5)  # options go in "options"
+        assert error_of(r) == P.BAD_ARG and ctx.mode == "menu"
 
 
 def test_app_refusals_and_failures_are_typed_and_survivable():

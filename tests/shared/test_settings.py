@@ -1,9 +1,11 @@
-"""Settings: defaults, per-key validation, all-or-nothing atomic update, corrupt files."""
+"""Settings: defaults, per-key validation, mode namespaces, all-or-nothing atomic update,
+migration of older files, corrupt files."""
 
 import json
 import os
 
-from firmware.settings import MODES, SCHEMA, Settings, SettingsError, bad_path, defaults
+from firmware import modes
+from firmware.settings import SCHEMA, Settings, SettingsError, bad_path, defaults, seat_names
 from tests.shared.compat import raises, tmp_dir
 
 COLOURS = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0],
@@ -33,12 +35,12 @@ def test_defaults_without_a_file():
         s = Settings(d + "/settings.json")
         assert s.load_error is None
         v = s.all()
-        assert v["players"] == 4 and v["tie_window_us"] == 1000 and v["lockout_ms"] == 800
+        assert v["anomia"] == {"players": 4, "tie_window_us": 1000, "lockout_ms": 800}
         assert v["brightness"] == 64 and v["sound"] is True and v["debounce_ms"] == 25
-        assert v["mode"] == "menu" and v["automa_deck"] is None
+        assert v["mode"] == "menu"
         assert [p["name"] for p in v["roster"]] == ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]
         assert [p["colour"] for p in v["roster"]] == COLOURS
-        assert sorted(v) == sorted(SCHEMA)
+        assert sorted(v) == sorted(list(SCHEMA) + modes.names())
         assert not exists(d + "/settings.json")  # loading writes nothing
 
 
@@ -56,16 +58,16 @@ def bad_changes():
     """(key, value) pairs that must each be rejected naming key (built on demand: a small heap)."""
     ok = {"name": "A", "colour": [1, 2, 3]}
     return [
-        ("players", 2), ("players", 9), ("players", "4"), ("players", True), ("players", 4.0),
-        ("tie_window_us", -1), ("tie_window_us", 50001), ("tie_window_us", None), ("tie_window_us", False),
-        ("lockout_ms", -1), ("lockout_ms", 10001), ("lockout_ms", "800"),
+        ("anomia.players", 2), ("anomia.players", 9), ("anomia.players", "4"), ("anomia.players", True),
+        ("anomia.players", 4.0), ("anomia.tie_window_us", -1), ("anomia.tie_window_us", 50001),
+        ("anomia.tie_window_us", None), ("anomia.tie_window_us", False),
+        ("anomia.lockout_ms", -1), ("anomia.lockout_ms", 10001), ("anomia.lockout_ms", "800"),
+        ("anomia.volume", 3), ("anomia", 5), ("anomia", [4]),
         ("brightness", 0), ("brightness", 256), ("brightness", True), ("brightness", 64.0),
         ("sound", 1), ("sound", "yes"), ("sound", None),
         ("debounce_ms", 0), ("debounce_ms", 101), ("debounce_ms", True),
         ("mode", "chess"), ("mode", 1), ("mode", None),
-        ("automa_deck", {"cards": []}), ("automa_deck", "deck"), ("automa_deck", 3),
         ("roster", []), ("roster", COLOURS), ("roster", "P1,P2,P3"),
-        ("roster", [ok] * 2),  # too few
         ("roster", [ok] * 9),  # too many
         ("roster", [ok] * 2 + [{"name": "", "colour": [1, 2, 3]}]),
         ("roster", [ok] * 2 + [{"name": "x" * 13, "colour": [1, 2, 3]}]),
@@ -83,16 +85,27 @@ def bad_changes():
     ]
 
 
+def _change(key, value):
+    """{key: value}, or {mode: {key: value}} for a "mode.key" name."""
+    if "." in key:
+        space, key = key.split(".")
+        return {space: {key: value}}
+    return {key: value}
+
+
 def test_each_bad_value_is_rejected_naming_its_key():
     with tmp_dir() as d:
         s = Settings(d + "/settings.json")
         for key, value in bad_changes():
-            e = raises(SettingsError, s.validate, {key: value})
+            e = raises(SettingsError, s.validate, _change(key, value))
             assert e.key == key, (key, value, e.key)
             assert e.reason and key in str(e)
-            e = raises(SettingsError, s.update, {key: value})
+            e = raises(SettingsError, s.update, _change(key, value))
             assert e.key == key
             assert isinstance(e, ValueError)
+        # the flat keys of older firmware name the mode setting they stand for
+        e = raises(SettingsError, s.update, {"players": 2})
+        assert e.key == "anomia.players"
         assert s.all() == defaults()
         assert not exists(d + "/settings.json")
 
@@ -100,29 +113,33 @@ def test_each_bad_value_is_rejected_naming_its_key():
 def test_limits_are_accepted():
     with tmp_dir() as d:
         s = Settings(d + "/settings.json")
-        for key, value in (("players", 3), ("players", 8), ("tie_window_us", 0), ("tie_window_us", 50000),
-                           ("lockout_ms", 0), ("lockout_ms", 10000), ("brightness", 1), ("brightness", 255),
-                           ("debounce_ms", 1), ("debounce_ms", 100), ("sound", False),
-                           ("automa_deck", []), ("automa_deck", None)):
-            s.validate({key: value})
-        for mode in MODES:
+        for key, value in (("anomia.players", 3), ("anomia.players", 8), ("anomia.tie_window_us", 0),
+                           ("anomia.tie_window_us", 50000), ("anomia.lockout_ms", 0),
+                           ("anomia.lockout_ms", 10000), ("brightness", 1), ("brightness", 255),
+                           ("debounce_ms", 1), ("debounce_ms", 100), ("sound", False)):
+            s.validate(_change(key, value))
+        for mode in ["menu"] + modes.names():
             s.validate({"mode": mode})
         s.validate({"roster": [{"name": "Ann Marie 12", "colour": [0, 0, 0]},
                                {"name": "~!", "colour": [255, 255, 255]},
-                               {"name": "B", "colour": [1, 2, 3]}], "players": 3})
+                               {"name": "B", "colour": [1, 2, 3]}], "anomia": {"players": 3}})
 
 
-def test_players_cannot_exceed_the_roster():
+def test_a_roster_of_one_is_fine_and_unnamed_seats_are_pn():
     with tmp_dir() as d:
         s = Settings(d + "/settings.json")
-        short = [{"name": "A", "colour": [1, 2, 3]}] * 3
-        e = raises(SettingsError, s.update, {"roster": short})  # 4 players in use
-        assert e.key == "roster"
-        e = raises(SettingsError, s.update, {"roster": short, "players": 5})
-        assert e.key == "players"
-        s.update({"roster": short, "players": 3})
-        e = raises(SettingsError, s.update, {"players": 4})
-        assert e.key == "players"
+        s.update({"roster": [{"name": "Solo", "colour": [1, 2, 3]}]})
+        assert s.get("anomia")["players"] == 4  # seats beyond the roster play under their seat name
+        assert seat_names(s.get("roster"), 4) == ["Solo", "P2", "P3", "P4"]
+
+
+def test_a_namespace_change_names_only_what_changes():
+    with tmp_dir() as d:
+        s = Settings(d + "/settings.json")
+        s.update({"anomia": {"lockout_ms": 300}})
+        assert s.get("anomia") == {"players": 4, "tie_window_us": 1000, "lockout_ms": 300}
+        s.update({"tie_window_us": 200})  # a flat key of older firmware lands in its namespace
+        assert s.get("anomia") == {"players": 4, "tie_window_us": 200, "lockout_ms": 300}
 
 
 def test_malformed_changes_are_rejected():
@@ -130,7 +147,7 @@ def test_malformed_changes_are_rejected():
         s = Settings(d + "/settings.json")
         e = raises(SettingsError, s.update, [("players", 5)])
         assert e.key is None
-        e = raises(SettingsError, s.update, {"players": 5, "nope": 1})
+        e = raises(SettingsError, s.update, {"anomia": {"players": 5}, "nope": 1})
         assert e.key == "nope"
 
 
@@ -138,16 +155,17 @@ def test_failed_update_changes_nothing():
     with tmp_dir() as d:
         path = d + "/settings.json"
         s = Settings(path)
-        s.update({"players": 6, "brightness": 200})
+        s.update({"anomia": {"players": 6}, "brightness": 200})
         before = read_bytes(path)
         listing = sorted(os.listdir(d))
         # one good change with one bad one: neither is applied
-        for changes in ({"players": 5, "brightness": 0}, {"sound": False, "mode": "x"},
-                        {"lockout_ms": 100, "volume": 1}):
+        for changes in ({"anomia": {"players": 5}, "brightness": 0}, {"sound": False, "mode": "x"},
+                        {"anomia": {"lockout_ms": 100, "volume": 1}}):
             raises(SettingsError, s.update, changes)
             assert read_bytes(path) == before
             assert sorted(os.listdir(d)) == listing
-            assert s.get("players") == 6 and s.get("brightness") == 200 and s.get("sound") is True
+            assert s.get("anomia")["players"] == 6 and s.get("brightness") == 200 and s.get("sound") is True
+            assert s.get("anomia")["lockout_ms"] == 800
         assert Settings(path).all() == s.all()
 
 
@@ -158,31 +176,56 @@ def test_update_persists_across_reopen():
         roster = [{"name": "Ann", "colour": [9, 8, 7]}, {"name": "Bo", "colour": [1, 2, 3]},
                   {"name": "Cy", "colour": [0, 0, 255]}, {"name": "Di", "colour": [255, 0, 0]},
                   {"name": "Ed", "colour": [0, 255, 0]}]
-        s.update({"roster": roster, "players": 5, "mode": "anomia", "sound": False,
-                  "automa_deck": [{"card": 1}], "tie_window_us": 2500})
+        s.update({"roster": roster, "mode": "anomia", "sound": False,
+                  "anomia": {"players": 5, "tie_window_us": 2500}})
         assert sorted(os.listdir(d)) == ["settings.json"]  # no temp file left behind
         t = Settings(path)
         assert t.load_error is None
         assert t.all() == s.all()
-        assert t.get("roster") == roster and t.get("players") == 5 and t.get("mode") == "anomia"
-        assert t.get("sound") is False and t.get("automa_deck") == [{"card": 1}]
-        assert t.get("tie_window_us") == 2500 and t.get("lockout_ms") == 800
+        assert t.get("roster") == roster and t.get("mode") == "anomia" and t.get("sound") is False
+        assert t.get("anomia") == {"players": 5, "tie_window_us": 2500, "lockout_ms": 800}
         # the file is plain JSON holding every setting
-        assert sorted(json.loads(read_bytes(path))) == sorted(SCHEMA)
+        assert sorted(json.loads(read_bytes(path))) == sorted(list(SCHEMA) + modes.names())
 
 
 def test_file_from_an_older_firmware_keeps_defaults_for_missing_keys():
     with tmp_dir() as d:
         path = d + "/settings.json"
-        write_bytes(path, b'{"players": 6, "brightness": 10}')
+        write_bytes(path, b'{"anomia": {"players": 6}, "brightness": 10}')
         s = Settings(path)
         assert s.load_error is None
-        assert s.get("players") == 6 and s.get("brightness") == 10 and s.get("debounce_ms") == 25
+        assert s.get("anomia") == {"players": 6, "tie_window_us": 1000, "lockout_ms": 800}
+        assert s.get("brightness") == 10 and s.get("debounce_ms") == 25
+
+
+def test_a_flat_file_of_the_firmware_before_namespaces_migrates_on_load_losing_nothing():
+    with tmp_dir() as d:
+        path = d + "/settings.json"
+        old = {"roster": [{"name": "Ann", "colour": [9, 8, 7]}] * 3, "players": 3, "tie_window_us": 250,
+               "lockout_ms": 1200, "brightness": 30, "sound": False, "debounce_ms": 12, "mode": "anomia",
+               "automa_deck": [{"card": 4}]}
+        write_bytes(path, json.dumps(old).encode())
+        s = Settings(path)
+        assert s.load_error is None
+        assert s.get("anomia") == {"players": 3, "tie_window_us": 250, "lockout_ms": 1200}
+        assert s.get("brightness") == 30 and s.get("sound") is False and s.get("debounce_ms") == 12
+        assert s.get("mode") == "anomia" and s.get("roster") == old["roster"]
+        # the automa deck waits in the namespace of the mode that will use it
+        assert s.all()["anastasia_solo"] == {"automa_deck": [{"card": 4}]}
+        # written back migrated: the next boot reads the new layout as it is
+        on_flash = json.loads(read_bytes(path))
+        assert "players" not in on_flash and on_flash["anomia"]["lockout_ms"] == 1200
+        assert Settings(path).all() == s.all()
+        # a mode to come back in that this firmware lacks: the menu
+        write_bytes(path, b'{"mode": "anathema", "players": 5}')
+        s = Settings(path)
+        assert s.load_error is None and s.get("mode") == "menu" and s.get("anomia")["players"] == 5
 
 
 def test_corrupt_files_fall_back_to_defaults_and_are_kept_aside():
     for content in (b"", b"{not json", b"\xff\xfe\x00", b"[1, 2]", b'{"players": 99}', b'{"volume": 3}',
-                    b'{"players": true}', b'{"roster": [], "players": 3}', b"{" * 3000 + b"}" * 3000):
+                    b'{"players": true}', b'{"roster": [], "players": 3}', b'{"anomia": {"players": 2}}',
+                    b'{"anomia": 4}', b"{" * 3000 + b"}" * 3000):
         with tmp_dir() as d:
             path = d + "/settings.json"
             write_bytes(path, content)
@@ -192,17 +235,17 @@ def test_corrupt_files_fall_back_to_defaults_and_are_kept_aside():
             assert not exists(path)
             assert read_bytes(d + "/settings.bad") == content
             # the device carries on: an update writes a fresh file
-            s.update({"players": 5})
-            assert Settings(path).get("players") == 5 and Settings(path).load_error is None
+            s.update({"anomia": {"players": 5}})
+            assert Settings(path).get("anomia")["players"] == 5 and Settings(path).load_error is None
 
 
 def test_leftover_temp_file_is_ignored_and_removed():
     with tmp_dir() as d:
         path = d + "/settings.json"
-        Settings(path).update({"players": 7})
+        Settings(path).update({"anomia": {"players": 7}})
         write_bytes(path + ".tmp", b'{"players": 3')
         s = Settings(path)
-        assert s.get("players") == 7 and s.load_error is None
+        assert s.get("anomia")["players"] == 7 and s.load_error is None
         assert not exists(path + ".tmp")
 
 

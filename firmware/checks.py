@@ -1,0 +1,29 @@
+"""Value checks for settings and mode options: each returns None when the value is fine,
+else the reason it is not (the caller names the key)."""
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def int_range(lo, hi):
+    def check(v):
+        if not is_int(v):
+            return "must be an int, got %r" % (v,)
+        if not (lo <= v <= hi):
+            return "must be %d..%d, got %d" % (lo, hi, v)
+        return None
+
+    return check
+
+
+def boolean(v):
+    if not isinstance(v, bool):
+        return "must be true or false, got %r" % (v,)
+    return None
+
+
+def list_or_null(v):
+    if v is not None and not isinstance(v, list):
+        return "must be null or a list, got %r" % (v,)
+    return None

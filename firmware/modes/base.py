@@ -1,0 +1,213 @@
+"""GameMode: what every game mode shares; a mode subclasses it and fills in the hooks it needs.
+
+The app calls start, on_button, tick, settled, status, settings_changed, suspend and stop.
+GameMode turns those into a game on a firmware.session.Session and into hooks, all
+no-ops by default:
+
+    on_game(event, now_ms)    a game "start"ed or was "resume"d (or "undo" took back an
+                              action): take over LEDs and screen
+    on_player(seat, down, tick_us)   a debounced player edge, seat < self.players
+    on_ok(now_ms) -> bool     ok during a game after the first action (before it, ok
+                              cycles the player count through the entry's limits)
+    on_tick(now_ms)           every few ms while a game runs
+    flush()                   settle what the mode decided but has not applied yet; called
+                              before an undo, an end, a suspend
+    is_settled(now_ms) -> bool  False while a decision is still pending (scripts wait)
+    on_end(now_ms)            the game ended by the mode button: show the result
+    game_options() -> dict    engine options for a new game (default {})
+    mode_status() -> dict     the mode's own part of the status op
+
+Controls the framework handles: back = undo (with nothing to undo: back to the menu),
+mode = end the game, ok after the end = a new game.
+Options (a host's mode op, a script) override the mode's settings for the game they
+start: {"players": n, <setting>: value}, checked like the settings. Without options a
+kept game is resumed; with options that differ from the kept game's, it is abandoned.
+"""
+
+from firmware import modes
+from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
+from firmware.session import Session
+
+
+class GameMode:
+    ENGINE = None  # the engine's name in engine/games.py
+
+    def __init__(self, ctx, options):
+        self.ctx = ctx
+        self.entry = modes.find(ctx.name)
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError("mode options must be an object")
+        self.explicit = bool(options)  # given by a host or a script, not the menu
+        schema = self.entry.schema()
+        values = ctx.settings.get()
+        for key in options:
+            if key not in schema:
+                raise ValueError("%s has no option %r (known: %s)"
+                                 % (ctx.name, key, ", ".join(sorted(schema))))
+            why = schema[key][0](options[key])
+            if why:
+                raise ValueError("%s %s" % (key, why))
+            values[key] = options[key]
+        self.players = values.pop("players")
+        self.values = values  # the mode's settings for this game, options applied
+        self.session = Session(ctx, self.ENGINE)
+
+    # ---- hooks (no-op defaults)
+
+    def on_game(self, event, now_ms):
+        pass
+
+    def on_player(self, seat, down, tick_us):
+        pass
+
+    def on_ok(self, now_ms):
+        return False
+
+    def on_tick(self, now_ms):
+        pass
+
+    def flush(self):
+        pass
+
+    def is_settled(self, now_ms):
+        return True
+
+    def on_end(self, now_ms):
+        pass
+
+    def game_options(self):
+        return {}
+
+    def mode_status(self):
+        return {}
+
+    # ---- the game
+
+    @property
+    def game(self):
+        return self.session.state
+
+    @property
+    def over(self):
+        return self.session.over
+
+    def apply(self, action, extra=None):
+        self.session.apply(action, extra)
+
+    def new_game(self, now_ms):
+        self.ctx.leds.set_colours(self.ctx.roster.seat_colours(self.players))
+        self.session.start(self.players, self.game_options(), self.values)
+        self.ctx.emit("game", {"event": "start", "game": self.session.game_id, "players": self.players})
+        self.on_game("start", now_ms)
+
+    def end_game(self, reason, now_ms, show=True):
+        if self.session.state is None or self.session.over:
+            return
+        self.flush()
+        self.session.end(reason)
+        game = self.session.state
+        self.ctx.emit("game", {"event": "end", "game": self.session.game_id, "scores": game.scores(),
+                               "winners": [p + 1 for p in game.winners()], "reason": reason})
+        if show:
+            self.on_end(now_ms)
+
+    def undo(self, now_ms):
+        if self.session.over:
+            return False
+        self.flush()  # a decision not yet applied is applied, then taken back
+        if not self.session.undo():
+            return False
+        self.ctx.emit("decision", {"event": "undo", "scores": self.session.state.scores()})
+        self.on_game("undo", now_ms)
+        return True
+
+    def _change_players(self, now_ms):
+        lo, hi = self.entry.min_players, self.entry.max_players
+        players = self.players + 1 if self.players < hi else lo
+        try:
+            self.ctx.settings.update({"players": players})
+        except ValueError as e:  # storage trouble: say why, keep the count
+            self.session.fail(str(e))
+            return
+        self.end_game("players_changed", now_ms, show=False)
+        self.players = players
+        self.new_game(now_ms)
+
+    # ---- what the app calls
+
+    def start(self, now_ms):
+        session = self.session
+        kept = session.load_kept()
+        if kept is not None:
+            same = kept.state.players == self.players and kept.settings == self.values
+            if not self.explicit or same:
+                session.resume(kept)
+                self.players = kept.state.players
+                self.values = kept.settings
+                self.ctx.leds.set_colours(self.ctx.roster.seat_colours(self.players))
+                self.ctx.emit("game", {"event": "resume", "game": session.game_id, "players": self.players,
+                                       "scores": session.state.scores()})
+                self.on_game("resume", now_ms)
+                return
+            session.abandon(kept)
+        self.new_game(now_ms)
+
+    def on_button(self, bit, down, tick_us):
+        """A debounced edge; True when used (an unused back returns the app to the menu)."""
+        if bit < SEATS:
+            if bit < self.players and not self.session.over:
+                self.on_player(bit, down, tick_us)
+            return True
+        if not down:
+            return bit != BACK_BIT or not self.session.over
+        now_ms = self.ctx.clock.now_ms()
+        if bit == BACK_BIT:
+            return self.undo(now_ms)
+        if bit == MODE_BIT:
+            self.end_game("ended", now_ms)
+            return True
+        if bit == OK_BIT:
+            if self.session.over:
+                self.new_game(now_ms)
+            elif self.session.n == 0 and self.is_settled(now_ms):
+                self._change_players(now_ms)
+            else:
+                self.on_ok(now_ms)
+            return True
+        return False
+
+    def tick(self, now_ms):
+        if not self.session.over:
+            self.on_tick(now_ms)
+
+    def settled(self, now_ms):
+        return self.session.over or self.is_settled(now_ms)
+
+    def settings_changed(self, changes):
+        # The mode's timings apply from the next game; names and colours at once.
+        if "roster" in changes and self.session.state is not None:
+            self.ctx.leds.set_colours(self.ctx.roster.seat_colours(self.players))
+            self.on_game("roster", self.ctx.clock.now_ms())
+
+    def status(self):
+        st = self.session.status()
+        st["players"] = self.players
+        st["names"] = self.ctx.roster.seat_names(self.players)
+        for key in self.values:
+            st[key] = self.values[key]
+        extra = self.mode_status()
+        for key in extra:
+            st[key] = extra[key]
+        return st
+
+    def suspend(self):
+        """The box shuts down: apply what is decided, keep the game for the next start."""
+        if not self.session.over and self.session.state is not None:
+            self.flush()
+
+    def stop(self):
+        if not self.session.over and self.session.state is not None:
+            self.end_game("left", self.ctx.clock.now_ms())
+        self.ctx.leds.set_colours(self.ctx.roster.seat_colours(SEATS))  # the button test uses every seat

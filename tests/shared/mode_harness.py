@@ -1,0 +1,171 @@
+"""Run a game mode as a spec: "presses at these µs -> these events, records and screens".
+
+A Box holds the mode with the real firmware.context.Context over real parts: the
+journal and settings in a temporary folder, the LED driver over a recording strip, the
+display over a recording frame buffer, the sound driver without a buzzer, and a virtual
+clock the spec moves. Buttons go in as the app hands them over (after the debouncer):
+press(seat, at_us) is a down and, hold_us later, an up; an unused back returns to the
+menu as on the box. run_to(t_us) lets the input task run at that time.
+
+    box = Box(path, "anomia", players=4, lockout_ms=800)
+    box.press(2, at_us=10000); box.press(0, at_us=14000)
+    box.run_to(900000)
+    assert box.decisions() == [{"event": "win", "winner": 3, ...}]
+    assert box.screen()[0] == "SCORES" and box.lit() == [0, 1, 2, 3]
+"""
+
+from firmware import modes
+from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
+from firmware.context import Context, Input
+from firmware.display import Display
+from firmware.journal import Journal
+from firmware.leds import Leds
+from firmware.settings import Settings
+from firmware.sound import Sound
+
+MS = 1000
+
+
+class VirtualClock:
+    """The context's clock, moved by the spec: ms follow the input task's µs reading."""
+
+    def __init__(self):
+        self.us = 0
+
+    def now_ms(self):
+        return self.us // 1000
+
+    def epoch(self):
+        return None
+
+
+class Strip:
+    """A neopixel-like chain that counts its writes."""
+
+    def __init__(self, n):
+        self.n = n
+        self.px = [(0, 0, 0)] * n
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, colour):
+        self.px[i] = colour
+
+    def __getitem__(self, i):
+        return self.px[i]
+
+    def write(self):
+        self.writes += 1
+
+
+class Screen:
+    """framebuf-like target: the Display keeps the text, this only counts frames."""
+
+    def __init__(self):
+        self.frames = 0
+
+    def fill(self, c):
+        pass
+
+    def fill_rect(self, x, y, w, h, c):
+        pass
+
+    def text(self, s, x, y, c):
+        pass
+
+    def show(self):
+        self.frames += 1
+
+
+class Debounced:
+    """What the input task's debouncer tells a mode: no button held at boot or stuck."""
+
+    stuck = 0
+
+    def ignored(self):
+        return self.stuck
+
+
+class Box:
+    def __init__(self, path, mode, **options):
+        self.path = path
+        self.name = mode
+        self.settings = Settings(path + "/settings.json")
+        self.journal = Journal(path + "/journal")
+        self.strip = Strip(SEATS)
+        self.leds = Leds(self.strip, SEATS)
+        self.display = Display(Screen())
+        self.sound = Sound(None)
+        self.clock = VirtualClock()
+        self.debounced = Debounced()
+        self.input = Input(self.debounced, SEATS)
+        self.events = []
+        self.in_menu = False
+        self.ctx = Context(mode, self.input, self.leds, self.display, self.sound, self.clock, self.journal,
+                           self.settings, self._emit, path)
+        self.mode = modes.load(mode)(self.ctx, options)
+        self.mode.start(self.clock.now_ms())
+
+    def _emit(self, kind, fields=None):
+        self.events.append((kind, fields))
+
+    # ---- input
+
+    def _at(self, t_us):
+        if t_us > self.clock.us:
+            self.clock.us = t_us
+
+    def button(self, bit, down, at_us):
+        """One debounced edge, as the app hands it to the mode; False if back left the mode."""
+        self._at(at_us)
+        used = self.mode.on_button(bit, down, at_us)
+        if not used and down and bit == BACK_BIT:
+            self.in_menu = True
+        return used
+
+    def press(self, seat, at_us, hold_us=50 * MS):
+        self.button(seat, 1, at_us)
+        self.button(seat, 0, at_us + hold_us)
+
+    def back(self, at_us):
+        return self.button(BACK_BIT, 1, at_us)
+
+    def mode_button(self, at_us):
+        return self.button(MODE_BIT, 1, at_us)
+
+    def ok(self, at_us):
+        return self.button(OK_BIT, 1, at_us)
+
+    def run_to(self, t_us):
+        """The input task at t_us: its clock reading, then the mode's tick."""
+        self._at(t_us)
+        self.input.at_us = t_us
+        self.mode.tick(self.clock.now_ms())
+
+    # ---- what came out
+
+    def decisions(self):
+        return [f for k, f in self.events if k == "decision"]
+
+    def records(self, kind=None):
+        recs = self.journal.records_since(0, 1000)
+        return recs if kind is None else [r for r in recs if r["kind"] == kind]
+
+    def actions(self):
+        return [r["data"].get("action") for r in self.records("action")]
+
+    def screen(self):
+        """The OLED's text rows, each stripped of its centring."""
+        return [line.strip() for line in self.display.get_lines()]
+
+    def lit(self):
+        """Seats whose LED shows a colour right now."""
+        self.leds.tick(self.clock.now_ms())
+        return [p for p in range(SEATS) if self.strip[p] != (0, 0, 0)]
+
+    def reboot(self, **options):
+        """A power cut and a new start on the same storage (nothing was stopped cleanly)."""
+        self.journal.close()
+        return Box(self.path, self.name, **options)
