@@ -6,10 +6,9 @@ import json
 import sys
 import time
 
+from engine import gamelog
 from host import db as dbmod
-
-CSV_COLUMNS = ("seq", "kind", "t", "n", "action", "digest", "first_us", "gap_us", "tie", "tiebreak",
-               "window_us", "presses", "scores", "winners", "reason")
+from host.game_views import view_for
 
 
 def when(t):
@@ -52,25 +51,24 @@ def show_game(store, game, out):
     out.write("game %d: %s (engine %s)\n" % (game["id"], game["name"], game["engine"]))
     out.write("  device   %s, records %d..%d\n" % (game["device_id"], game["start_seq"], game["last_seq"]))
     out.write("  started  %s   ended %s (%s)\n" % (when(game["start_t"]), when(game["end_t"]), _status(game)))
-    out.write("  seed     %s   options %s\n" % (game["seed"], json.dumps(game["options"], sort_keys=True)))
+    records = store.game_records(game["id"])
+    try:
+        settings = gamelog.settings_of(records[0]["data"])
+    except ValueError:
+        settings = {}
+    out.write("  seed     %s   options %s   settings %s\n" % (
+        game["seed"], json.dumps(game["options"], sort_keys=True), json.dumps(settings, sort_keys=True)))
     out.write("  players  %s\n" % ", ".join(names))
     out.write("  actions  %d\n" % game["actions"])
     if game["scores"] is not None:
         out.write("  scores   %s\n" % _scores_text(game))
         winners = [names[w] for w in game["winners"] or [] if 0 <= w < len(names)]
         out.write("  winners  %s\n" % ", ".join(winners))
+    view = view_for(game)
     out.write("\n%6s  %-10s  %4s  %-18s  %s\n" % ("SEQ", "KIND", "N", "ACTION", "DETAIL"))
-    for rec in store.game_records(game["id"]):
+    for rec in records:
         d = rec["data"]
-        detail = ""
-        fo = d.get("faceoff")
-        if isinstance(fo, dict):
-            gap = fo.get("gap_us")
-            detail = "gap %s%s%s" % ("-" if gap is None else "%.3f ms" % (gap / 1000.0),
-                                     " tie" if fo.get("tie") else "",
-                                     " tiebreak" if fo.get("tiebreak") else "")
-        elif rec["kind"] == "game_end":
-            detail = "scores %s, %s" % (d.get("scores"), d.get("reason"))
+        detail = view.detail(rec)
         action = json.dumps(d.get("action")) if "action" in d else ""
         n = d.get("n", "")
         out.write("%6d  %-10s  %4s  %-18s  %s\n" % (rec["seq"], rec["kind"], n, action, detail))
@@ -92,19 +90,15 @@ def _cell(v):
 
 
 def export_csv(store, game):
-    """One row per record of the game; JSON values (actions, presses) as compact JSON cells."""
+    """One row per record of the game, in the columns of its view (host/game_views.py); JSON
+    values (actions, presses) as compact JSON cells."""
+    view = view_for(game)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
+    w.writerow(view.columns)
     for rec in store.game_records(game["id"]):
-        d = rec["data"]
-        fo = d.get("faceoff") if isinstance(d.get("faceoff"), dict) else {}
-        row = {"seq": rec["seq"], "kind": rec["kind"], "t": rec["t"]}
-        for k in ("n", "action", "digest", "scores", "winners", "reason"):
-            row[k] = d.get(k)
-        for k in ("first_us", "gap_us", "tie", "tiebreak", "window_us", "presses"):
-            row[k] = fo.get(k)
-        w.writerow([_cell(row.get(c)) for c in CSV_COLUMNS])
+        row = view.row(rec)
+        w.writerow([_cell(row.get(c)) for c in view.columns])
     return buf.getvalue()
 
 

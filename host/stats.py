@@ -1,20 +1,22 @@
-"""`tablemate stats [--db FILE] [--plot FILE.png] [--game ID]`: face-off statistics per player.
+"""`tablemate stats [--db FILE] [--plot FILE.png] [--game ID]`: statistics per player.
 
-Per roster name, over every stored game (or one): face-offs won, ties, and the
-winning gaps (how far ahead of the second press the winner was: the face-off's
-gap_us, shown in ms) as a median and a distribution. An undo takes back the
-face-off it reverts, as the engine does. --plot writes a PNG with a histogram of
-the winning gaps and the scores over a game (--game, else the latest one).
+Per roster name, over every stored game (or one), each game read through the view of
+its mode (host/game_views.py): games played and won, and for the buzzer modes face-offs
+won, ties and the winning gaps (how far ahead of the second press the winner was: the
+face-off's gap_us, shown in ms) as a median and a distribution. An undo takes back the
+action it reverts, as the engine does. Games of other modes never count as face-offs.
+--plot writes a PNG with a histogram of the winning gaps and the scores over a game
+(--game, else the latest one).
 """
 
 import statistics
 import sys
 
 from host import db as dbmod
+from host.game_views import faceoff_events, view_for
 from host.games import player_names
 from host.replay import ReplayMismatch, replay
 
-TICK_MASK = (1 << 30) - 1  # face-off times are in the device's 30-bit µs tick domain
 # Upper bounds (ms) of the distribution buckets; the last bucket is open-ended.
 BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 
@@ -23,7 +25,9 @@ class PlayerStats:
     def __init__(self, name, colour=None):
         self.name = name
         self.colour = colour
-        self.won = 0
+        self.games = 0
+        self.games_won = 0
+        self.won = 0  # face-offs
         self.ties = 0
         self.gaps_us = []
 
@@ -56,38 +60,9 @@ def bucket_labels():
     return labels
 
 
-def _tied_players(action, faceoff):
-    if len(action) >= 3:
-        return list(action[1:])
-    # An engine whose tie action names nobody: the players who pressed within the window.
-    first, window = faceoff.get("first_us"), faceoff.get("window_us")
-    if not isinstance(first, int) or not isinstance(window, int):
-        return []
-    return [p[0] for p in faceoff.get("presses") or [] if ((p[1] - first) & TICK_MASK) <= window]
-
-
 def game_events(records):
-    """The face-off outcomes that stand at the end of a game: [("win", player, gap_us|None) |
-    ("tie", [players])], undone ones removed."""
-    actions = [r for r in records if r["kind"] == "action"]
-    actions.sort(key=lambda r: (r["data"].get("n", 0), r["seq"]))
-    events = []
-    for rec in actions:
-        d = rec["data"]
-        action = d.get("action")
-        if not isinstance(action, list) or not action:
-            continue
-        faceoff = d.get("faceoff") if isinstance(d.get("faceoff"), dict) else {}
-        op = action[0]
-        if op == "win" and len(action) >= 2:
-            gap = faceoff.get("gap_us")
-            measured = isinstance(gap, int) and not faceoff.get("tie")
-            events.append(("win", action[1], gap if measured else None))
-        elif op == "tie":
-            events.append(("tie", _tied_players(action, faceoff)))
-        elif op == "undo" and events:
-            events.pop()
-    return events
+    """The face-off outcomes standing at the end of a buzzer game (host.game_views)."""
+    return faceoff_events(records)
 
 
 def collect(store, game_ids):
@@ -106,18 +81,7 @@ def collect(store, game_ids):
 
         for i in range(len(names)):
             player(i)
-        for ev in game_events(store.game_records(gid)):
-            if ev[0] == "win":
-                ps = player(ev[1])
-                if ps:
-                    ps.won += 1
-                    if ev[2] is not None:
-                        ps.gaps_us.append(ev[2])
-            else:
-                for i in ev[1]:
-                    ps = player(i)
-                    if ps:
-                        ps.ties += 1
+        view_for(game).tally(player, game, store.game_records(gid))
     return by_name
 
 
@@ -145,6 +109,9 @@ def report(stats, out):
     out.write("%d face-offs won, %d gaps measured, overall median gap %s\n"
               % (sum(ps.won for ps in stats.values()), len(all_gaps),
                  ms(statistics.median(all_gaps) if all_gaps else None)))
+    out.write("\n%-*s  %6s  %6s\n" % (width, "PLAYER", "GAMES", "WON"))
+    for ps in stats.values():
+        out.write("%-*s  %6d  %6d\n" % (width, ps.name, ps.games, ps.games_won))
 
 
 def _rgb(colour):

@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from engine import anomia, anomia_score, games
+from engine import anomia, anomia_score, gamelog, games
 from engine.core import digest_of
 from firmware.record import decode_record, encode_record
 from host import db as dbmod
@@ -273,3 +273,34 @@ def test_digest_of_records_is_the_engine_digest():
     recs = game_records(41, players=3, faceoffs=2)
     state = anomia_score.new_game(41, 3)
     assert recs[0]["data"]["digest"] == digest_of(state.to_dict())
+
+
+def test_a_game_of_another_mode_is_read_in_its_own_terms_never_as_faceoffs(tmp_path, capsys):
+    # A ledger-style game whose actions happen to be called "win": not a face-off.
+    state = anomia.new_game(8, 3)
+    names = [{"name": n, "colour": [1, 2, 3]} for n in ("Ana", "Ben", "Cleo")]
+    recs = [{"seq": 1, "kind": "game_start", "t": None,
+             "data": gamelog.start_data(1, "ledger", "anomia", 8, names, {}, {}, state)}]
+    n = 0
+    while not state.is_over():
+        action = state.legal_actions()[0]
+        state.apply(action)
+        recs.append({"seq": 2 + n, "kind": "action", "t": None,
+                     "data": gamelog.action_data(1, n, action, state, {"faceoff": {"gap_us": 5}})})
+        n += 1
+    recs.append({"seq": 2 + n, "kind": "game_end", "t": None,
+                 "data": gamelog.end_data(1, n, state, "ended")})
+    assert any(r["data"].get("action", [None])[0] == "win" for r in recs[1:-1])
+    path = tmp_path / "ledger.sqlite3"
+    with dbmod.open_db(path) as s:
+        s.add_records("box-2", _through_the_wire_format(recs), {"board": "sim"})
+        stats = stats_mod.collect(s, [1])
+    assert [ps.won for ps in stats.values()] == [0, 0, 0] and all(not ps.gaps_us for ps in stats.values())
+    assert [ps.games for ps in stats.values()] == [1, 1, 1]
+    assert sum(ps.games_won for ps in stats.values()) == len(state.winners())
+    status, out, _ = _run(capsys, "games", "show", "1", "--db", str(path))
+    assert status == 0 and "gap" not in out
+    status, out, _ = _run(capsys, "games", "export", "1", "--format", "csv", "--db", str(path))
+    assert status == 0 and out.splitlines()[0] == "seq,kind,t,n,action,digest,scores,winners,reason"
+    status, out, _ = _run(capsys, "stats", "--db", str(path))
+    assert status == 0 and "0 face-offs won" in out
