@@ -1,9 +1,10 @@
 """Board profiles from hardware/boards.json, and the Board interface the app codes against.
 
 load_profile(name) reads and validates one profile (ValueError with a clear message on any
-mistake). make_board(name, **overrides) builds the board: "pico" -> firmware.board_pico,
-"sim" -> firmware.board_sim, each imported only when asked for, through its
-build(profile, **options) -> Board.
+mistake). make_board(name, **overrides) builds the board through the backend the profile
+names ("backend": "rp2" -> firmware.board_pico, "unix" -> firmware.board_sim), imported
+only when asked for, through its build(profile, **options) -> Board. A new board of an
+existing kind is a new profile in hardware/boards.json and nothing else.
 
 Button snapshots are masks of the buttons currently down: bit i = player i+1 (i 0..7),
 bit 8 = mode, bit 9 = ok, bit 10 = back (the constants live in firmware.buttons).
@@ -19,7 +20,7 @@ CONTROL_BITS = {"mode": MODE_BIT, "ok": OK_BIT, "back": BACK_BIT}
 CAPTURE_METHODS = ("pio", "irq")
 COLOR_ORDERS = ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
 OLED_SIZES = ((128, 64), (128, 32))
-BACKENDS = {"pico": "firmware.board_pico", "sim": "firmware.board_sim"}
+BACKENDS = {"rp2": "firmware.board_pico", "unix": "firmware.board_sim"}  # backend name -> module
 SECTIONS = ("players", "controls", "leds", "oled", "piezo")
 
 
@@ -105,6 +106,8 @@ def validate(doc, name):
         _fail(name, "must be an object")
     prof = _copy(prof)
     prof["name"] = name
+    if prof.get("backend") not in BACKENDS:
+        _fail(name, "backend must be one of %s, got %r" % (", ".join(sorted(BACKENDS)), prof.get("backend")))
 
     header = None
     if prof.get("header") is not None:
@@ -248,10 +251,7 @@ def make_board(name, path=None, **overrides):
     raw, options = apply_overrides(doc["profiles"][name], overrides)
     doc = {"headers": doc.get("headers"), "profiles": {name: raw}}
     profile = validate(doc, name)
-    module = BACKENDS.get(name)
-    if module is None:
-        raise ValueError("no board backend for profile %r" % name)
-    backend = __import__(module, None, None, ["build"])
+    backend = __import__(BACKENDS[profile["backend"]], None, None, ["build"])
     return backend.build(profile, **options)
 
 

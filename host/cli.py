@@ -15,7 +15,7 @@ COMMANDS = {
     "flash": "host.flash",
     "sync": "host.sync",
     "config": "host.config_cmd",
-    "games": "host.games",
+    "games": "host.stored_games",
     "replay": "host.replay",
     "stats": "host.stats",
 }

@@ -259,7 +259,7 @@ def make_plan(local, device_files_sizes, manifest_text, board_mpy, march):
 # ---------------------------------------------------------------- the board
 
 
-class Board:
+class RawRepl:
     """An mpremote session in the board's raw REPL."""
 
     def __init__(self, port):
@@ -376,7 +376,7 @@ def flash(port, dry_run=False, out=print, progress=None, root=None, verify=True,
     device), "ended+restarted" when its sim brought it back on the same port.
     """
     started = time.monotonic()
-    board = Board(port)
+    board = RawRepl(port)
     try:
         info = board.probe()
         march = compile_target(info.get("mpy"))

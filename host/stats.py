@@ -14,8 +14,8 @@ import sys
 
 from host import db as dbmod
 from host.game_views import faceoff_events, view_for
-from host.games import player_names
 from host.replay import ReplayMismatch, replay
+from host.stored_games import player_names
 
 # Upper bounds (ms) of the distribution buckets; the last bucket is open-ended.
 BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500)

@@ -161,7 +161,7 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
 
     # 2. a flash cut after a few files is completed by the next one
     with SimProcess(image) as sim:
-        real_write = flashmod.Board.write
+        real_write = flashmod.RawRepl.write
         count = {"n": 0}
 
         def failing_write(self, path, data, progress=None):
@@ -170,10 +170,10 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
                 raise CliError("cable pulled", 1)
             return real_write(self, path, data, progress)
 
-        monkeypatch.setattr(flashmod.Board, "write", failing_write)
+        monkeypatch.setattr(flashmod.RawRepl, "write", failing_write)
         with pytest.raises(CliError, match="cable pulled"):
             flashmod.flash(sim.port, out=lines.append)
-        monkeypatch.setattr(flashmod.Board, "write", real_write)
+        monkeypatch.setattr(flashmod.RawRepl, "write", real_write)
         assert cli_main(["flash", "--port", sim.port]) == 0
         out = capsys.readouterr().out
         assert "flashed %d files" % len(flashmod.target_files()) in out

@@ -151,6 +151,28 @@ def test_bad_files():
     assert "cannot read" in str(raises(ValueError, B.load_profile, "pico", path + ".missing"))
 
 
+def test_a_board_is_added_by_editing_the_json_only():
+    import json
+
+    doc = _doc()
+    sim = dict(doc["profiles"]["sim"], title="a second virtual box with four seats")
+    sim["players"] = {"count": 4}
+    sim["leds"] = dict(sim["leds"], count=5, player_leds=[0, 1, 2, 3], status_index=4)
+    doc["profiles"]["tabletop4"] = sim
+    path = "/tmp/tablemate-test-boards4.json"
+    with open(path, "w") as f:
+        f.write(json.dumps(doc))
+    profile = B.load_profile("tabletop4", path)
+    assert B.BACKENDS[profile["backend"]] == "firmware.board_sim"
+    if IS_MICROPYTHON:  # the sim board's OLED is a framebuf
+        board = B.make_board("tabletop4", path, connect=False)
+        assert board.name == "tabletop4" and board.n_buttons == 4
+    doc["profiles"]["tabletop4"]["backend"] = "esp32"
+    with open(path, "w") as f:
+        f.write(json.dumps(doc))
+    assert "backend must be one of rp2, unix" in str(raises(ValueError, B.make_board, "tabletop4", path))
+
+
 def test_validation_does_not_change_the_document():
     doc = _doc()
     B.validate(doc, "pico")
