@@ -40,12 +40,12 @@ def smallest_heap(works, lo_k, hi_k, step_k=8):
     return hi_k
 
 
-def soak_runs(faceoffs):
+def soak_runs(faceoffs, mode):
     from host.soak import run_soak
 
     def works(heapsize):
         try:
-            out = run_soak(faceoffs, heapsize)
+            out = run_soak(faceoffs, heapsize, mode=mode)
         except Exception:  # noqa: BLE001 - any failure means: not enough heap
             return False
         return out["mode_error"] is None and out["decisions"] > 0
@@ -108,6 +108,8 @@ def main(argv=None):
     ap.add_argument("--power-cuts", type=int, default=2000)
     ap.add_argument("--fuzz", type=int, default=10000)
     ap.add_argument("--records", type=int, default=1000)
+    ap.add_argument("--mode", default="anomia",
+                    help="the buzzer mode the soaks run (default %(default)s)")
     args = ap.parse_args(argv)
     from host import bench_host
     from host.device_files import compile_tree
@@ -135,12 +137,13 @@ def main(argv=None):
         path["faceoffs"], path["mem_alloc_after_100"], path["mem_alloc_end"]),
         "ring->debouncer->arbiter->scorekeeper, .mpy")
 
-    soak = run_soak(args.faceoffs)
-    row("virtual device soak, Anomia mode", "%d face-offs in %.1f s" % (soak["faceoffs"], soak["seconds"]),
+    soak = run_soak(args.faceoffs, mode=args.mode)
+    row("virtual device soak, %s mode" % args.mode,
+        "%d face-offs in %.1f s" % (soak["faceoffs"], soak["seconds"]),
         "scripted edges, heap %s" % soak["heapsize"])
     row("  heap in use after first 100 / at end", "%d / %d B" % (
         soak["mem_alloc_after_first"], soak["mem_alloc_end"]), "gc.mem_alloc() after collect")
-    least = smallest_heap(soak_runs(300), 96, 320)
+    least = smallest_heap(soak_runs(300, args.mode), 96, 320)
     row("smallest heap running the mode", "%s k" % least, "bisection: boot + 300 face-offs, 64-bit port")
 
     row("virtual device boot to ready", "%.2f s" % boot_to_ready(), "start -> hello answered (median of 3)")

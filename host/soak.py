@@ -7,7 +7,8 @@ host sync would), so the journal can prune and the image never fills up. Heap in
 (gc.mem_alloc after gc.collect, from the status op) is read after the first 100
 face-offs and at the end.
 
-Usage: python -m host.soak [--faceoffs N] [--heapsize 320k]
+Usage: python -m host.soak [--faceoffs N] [--heapsize 320k] [--mode NAME]
+(--mode: a buzzer mode of the registry; its settings get the soak's players and lockout)
 """
 
 import argparse
@@ -76,7 +77,10 @@ class Soak:
         raise RuntimeError("the device did not settle")
 
 
-def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None):
+SOAK_MODE = "anomia"
+
+
+def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None, mode=SOAK_MODE):
     """Returns a dict of figures; raises RuntimeError if the device failed."""
     with tempfile.TemporaryDirectory(prefix="tablemate-soak-") as tmp:
         image = Path(workdir or tmp) / "soak.img"
@@ -89,7 +93,7 @@ def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None):
             soak = Soak(device)
             client = DeviceClient(port, timeout=10.0).open()
             try:
-                soak.send({"t": "mode", "name": "anomia",
+                soak.send({"t": "mode", "name": mode,
                            "options": {"players": PLAYERS, "lockout_ms": LOCKOUT_MS}})
                 started = time.monotonic()
                 after_first = None
@@ -113,7 +117,7 @@ def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None):
                         continue
                     soak.settle(t)
                     st = client.status()
-                    if st["status"].get("mode") != "anomia":
+                    if st["status"].get("mode") != mode:
                         raise RuntimeError("the buzzer mode stopped after %d face-offs: %s"
                                            % (i, st["status"].get("mode_error")))
                     client.ack(st["journal"]["last_seq"])
@@ -158,8 +162,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host.soak")
     ap.add_argument("--faceoffs", type=int, default=10000)
     ap.add_argument("--heapsize", default=sim.DEFAULT_HEAPSIZE)
+    ap.add_argument("--mode", default=SOAK_MODE, help="the buzzer mode to soak (default %(default)s)")
     args = ap.parse_args(argv)
-    res = run_soak(args.faceoffs, args.heapsize, log=lambda s: print(s, file=sys.stderr))
+    res = run_soak(args.faceoffs, args.heapsize, log=lambda s: print(s, file=sys.stderr), mode=args.mode)
     print(json.dumps(res))
     return 0
 
