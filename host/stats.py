@@ -109,9 +109,9 @@ def report(stats, out):
     out.write("%d face-offs won, %d gaps measured, overall median gap %s\n"
               % (sum(ps.won for ps in stats.values()), len(all_gaps),
                  ms(statistics.median(all_gaps) if all_gaps else None)))
-    out.write("\n%-*s  %6s  %6s\n" % (width, "PLAYER", "GAMES", "WON"))
+    out.write("games played / won (a game ended with the mode button):\n")
     for ps in stats.values():
-        out.write("%-*s  %6d  %6d\n" % (width, ps.name, ps.games, ps.games_won))
+        out.write("  %-*s  %d / %d\n" % (width, ps.name, ps.games, ps.games_won))
 
 
 def _rgb(colour):

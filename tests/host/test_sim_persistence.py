@@ -6,7 +6,7 @@ import subprocess
 from firmware import settings as schema
 from tests.host.test_sim_boot import ROOT, Sim, image_processes
 
-CHANGES = {"brightness": 99, "players": 6, "tie_window_us": 2500}
+CHANGES = {"brightness": 99, "anomia": {"players": 6, "tie_window_us": 2500, "lockout_ms": 800}}
 MICROPYTHON = str(ROOT / ".venv" / "bin" / "micropython")
 
 IMAGE_TOOL = """
