@@ -35,12 +35,14 @@ BASE_RECORDS = 6
 # Journal script after the base records: appends, with acks (which prune) in between.
 JOURNAL_SCRIPT = ("append", "append", "append", "ack", "append", "append", "append", "append", "ack") * 3 + (
     "append", "append")
-NEW_SETTINGS = {"players": 7, "brightness": 99, "mode": "anathema", "sound": False,
+# Whole mode namespaces, so that dict.update below gives what Settings.update stores.
+NEW_SETTINGS = {"anomia": {"players": 7, "tie_window_us": 2000, "lockout_ms": 800}, "brightness": 99,
+                "mode": "anomia", "sound": False,
                 "roster": [{"name": "Ann", "colour": [1, 2, 3]}, {"name": "Bo", "colour": [4, 5, 6]},
                            {"name": "Cy", "colour": [7, 8, 9]}, {"name": "Di", "colour": [10, 11, 12]},
                            {"name": "Ed", "colour": [13, 14, 15]}, {"name": "Flo", "colour": [16, 17, 18]},
                            {"name": "Gus", "colour": [19, 20, 21]}]}
-OLD_SETTINGS = {"players": 5, "tie_window_us": 2000}
+OLD_SETTINGS = {"anomia": {"players": 5, "tie_window_us": 2000, "lockout_ms": 800}}
 
 
 def data_for(seq):
