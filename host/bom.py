@@ -71,7 +71,8 @@ def parse(text, where="bom.csv"):
 
 
 def load(path=BOM_CSV):
-    return parse(Path(path).read_text(), Path(path).name)
+    path = Path(path)
+    return parse(path.read_text(), "%s/%s" % (path.parent.name, path.name))
 
 
 def check_against(rows, profile):

@@ -111,8 +111,8 @@ def describe(doc, name="pico"):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) > 1 or argv[:1] in (["-h"], ["--help"]):
-        print("usage: python -m host.pinmap [PROFILE]", file=sys.stderr)
+    if len(argv) > 1 or any(a.startswith("-") for a in argv):
+        print("usage: python -m host.pinmap [PROFILE]   (the profile's pin map as JSON)", file=sys.stderr)
         return 2
     try:
         data = describe(load_document(), argv[0] if argv else "pico")
