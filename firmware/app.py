@@ -1,7 +1,7 @@
 """The firmware app: the board, its storage, the serial link and the mode menu, as asyncio tasks.
 
 Tasks: serial link (firmware.link.serve), input (EdgeRing -> Debouncer -> menu or mode),
-LEDs, display and sound; on the sim board also the world channel (firmware/world.py).
+LEDs, display and sound; on the sim board also the world channel (unixbox/world.py).
 
 Which board: $TABLEMATE_BOARD (the sim launcher sets it), else {"board": NAME} in
 config.json at the device root, else "pico". Data lives under data/ relative to the

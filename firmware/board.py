@@ -2,7 +2,7 @@
 
 load_profile(name) reads and validates one profile (ValueError with a clear message on any
 mistake). make_board(name, **overrides) builds the board through the backend the profile
-names ("backend": "rp2" -> firmware.board_pico, "unix" -> firmware.board_sim), imported
+names ("backend": "rp2" -> firmware.board_pico, "unix" -> unixbox.board_sim), imported
 only when asked for, through its build(profile, **options) -> Board. A new board of an
 existing kind is a new profile in hardware/boards.json and nothing else.
 
@@ -20,7 +20,8 @@ CONTROL_BITS = {"mode": MODE_BIT, "ok": OK_BIT, "back": BACK_BIT}
 CAPTURE_METHODS = ("pio", "irq")
 COLOR_ORDERS = ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
 OLED_SIZES = ((128, 64), (128, 32))
-BACKENDS = {"rp2": "firmware.board_pico", "unix": "firmware.board_sim"}  # backend name -> module
+# backend name -> module; unixbox/ exists only on a unix-port box (host/device_files.py)
+BACKENDS = {"rp2": "firmware.board_pico", "unix": "unixbox.board_sim"}
 SECTIONS = ("players", "controls", "leds", "oled", "piezo")
 
 

@@ -122,7 +122,7 @@ def many_records(count, seed=1, players=4, start_seq=1, t0=None):
 _IMAGE_JOURNAL = """
 import sys, os, json
 sys.path.insert(0, %r)
-from firmware.blockdev import mount_image, unmount_image
+from unixbox.blockdev import mount_image, unmount_image
 from firmware.journal import Journal, makedirs
 dev = mount_image(%r, '/flash')
 os.chdir('/flash')

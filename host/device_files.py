@@ -1,6 +1,9 @@
 """The set of files that go onto the device, and a compile check of each with mpy-cross.
 
 One list serves `make test` (compile check), `tablemate flash` and the virtual device.
+The rule: engine/, firmware/ and hardware/ go on every box; unixbox/ (the sim board, its
+world channel, the image's block devices, the launcher) only on a box whose backend is
+"unix", the MicroPython unix port. A Pico never gets it.
 Usage: python -m host.device_files [--list | --compile-check]
 """
 
@@ -11,23 +14,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Directories copied to the device as they are (same import paths as on the host).
-DEVICE_PACKAGES = ("engine", "firmware", "hardware")
+# Directories copied to a box as they are (same import paths as on the host), by backend.
+BOX_PACKAGES = ("engine", "firmware", "hardware")
+PACKAGES = {"rp2": BOX_PACKAGES, "unix": BOX_PACKAGES + ("unixbox",)}
+DEVICE_PACKAGES = PACKAGES["unix"]  # every package a box may hold
 # Files in firmware/ that MicroPython runs from the filesystem root.
 ROOT_SCRIPTS = ("boot.py", "main.py")
-# Firmware files that only the host uses (the sim launcher runs outside the image).
-HOST_ONLY = {"firmware/sim_launch.py"}
 
 
-def device_files(root=ROOT):
-    """[(source Path, device path)] for every file the device needs, sorted by device path."""
+def device_files(root=ROOT, backend="rp2"):
+    """[(source Path, device path)] for every file a box of this backend needs, sorted by
+    device path."""
     files = []
-    for pkg in DEVICE_PACKAGES:
+    for pkg in PACKAGES[backend]:
         for src in sorted((root / pkg).rglob("*")):
             if not src.is_file() or "__pycache__" in src.parts:
                 continue
             rel = src.relative_to(root).as_posix()
-            if rel in HOST_ONLY or src.suffix not in (".py", ".json"):
+            if src.suffix not in (".py", ".json"):
                 continue
             files.append((src, rel))
     for name in ROOT_SCRIPTS:
@@ -71,7 +75,7 @@ def compile_check(root=ROOT):
     failures = []
     count = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for src, dest in device_files(root):
+        for src, dest in device_files(root, "unix"):
             if src.suffix != ".py":
                 continue
             count += 1
@@ -86,13 +90,13 @@ def compile_check(root=ROOT):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if argv == ["--list"]:
-        for _src, dest in device_files():
+    if argv[:1] == ["--list"] and len(argv) <= 2:
+        for _src, dest in device_files(backend=argv[1] if len(argv) == 2 else "rp2"):
             print(dest)
         return 0
     if argv == ["--compile-check"]:
         return compile_check()
-    print("usage: python -m host.device_files [--list | --compile-check]", file=sys.stderr)
+    print("usage: python -m host.device_files [--list [rp2|unix] | --compile-check]", file=sys.stderr)
     return 2
 
 

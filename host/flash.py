@@ -40,7 +40,7 @@ from pathlib import Path
 
 from host import paths
 from host.cli import CliError
-from host.device_files import DEVICE_PACKAGES, ROOT_SCRIPTS, device_files, mpy_cross_cmd
+from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS, device_files, mpy_cross_cmd
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, LinkError, PortError, mpy_info, open_port
 from host.sync import Progress
@@ -159,10 +159,11 @@ def compile_target(board_mpy, emitted=None):
     return arch
 
 
-def target_files(root=None):
-    """[(source Path, device path)]: .py compiled to .mpy except the scripts run by name."""
+def target_files(root=None, backend="rp2"):
+    """[(source Path, device path)] for a box of this backend: .py compiled to .mpy except the
+    scripts run by name."""
     out = []
-    for src, dest in device_files(root) if root else device_files():
+    for src, dest in device_files(root or ROOT, backend):
         if src.suffix == ".py" and dest not in ROOT_SCRIPTS:
             dest = dest[:-3] + ".mpy"
         out.append((src, dest))
@@ -194,12 +195,12 @@ def _compile_cached(src, dest, march, cache_dir, tool_id):
     return compiled
 
 
-def build(march, root=None, cache_dir=None):
+def build(march, root=None, cache_dir=None, backend="rp2"):
     """{device path: bytes} of everything the device needs, compiled for march."""
     cache_dir = Path(cache_dir) if cache_dir else paths.data_dir() / "mpy-cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
     tool_id = "%d.%d" % mpy_cross_version()
-    files = target_files(root)
+    files = target_files(root, backend)
     workers = max(2, os.cpu_count() or 2)
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         datas = list(pool.map(lambda f: _compile_cached(f[0], f[1], march, cache_dir, tool_id), files))
@@ -380,7 +381,9 @@ def flash(port, dry_run=False, out=print, progress=None, root=None, verify=True,
     try:
         info = board.probe()
         march = compile_target(info.get("mpy"))
-        local = build(march, root, cache_dir)
+        # the unix port is the virtual device: it also gets unixbox/ (a Pico never does)
+        backend = "unix" if info.get("platform") in UNIX_PLATFORMS else "rp2"
+        local = build(march, root, cache_dir, backend)
         plan = make_plan(local, info.get("files") or {}, info.get("manifest"), info.get("mpy"), march)
         size = sum(len(local[p]) for p in plan.copy)
         mpy = mpy_info(info.get("mpy"))

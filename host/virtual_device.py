@@ -20,7 +20,7 @@ from host import paths
 from host.cli import CliError
 from host.device_files import ROOT, device_files
 
-SIM_LAUNCH = ROOT / "firmware" / "sim_launch.py"
+SIM_LAUNCH = ROOT / "unixbox" / "sim_launch.py"
 BOARD = "sim"
 # The unix port is a 64-bit build: every object and pointer is twice its size on the
 # Pico's 32-bit RP2040, so the firmware that fits a Pico's ~190 KB needs about twice that here.
@@ -46,7 +46,7 @@ def micropython_path():
 def manifest():
     """What sim_launch.py --install reads: 'SRC_REL DEVICE_PATH' per line."""
     lines = []
-    for src, dest in device_files(ROOT):
+    for src, dest in device_files(ROOT, "unix"):
         lines.append("%s %s\n" % (src.relative_to(ROOT).as_posix(), dest))
     return "".join(lines)
 

@@ -43,6 +43,18 @@ def test_target_files_keep_the_scripts_run_by_name():
     assert all(d.endswith((".mpy", ".json")) for d in targets if d not in ROOT_SCRIPTS)
 
 
+def test_only_a_unix_port_box_gets_the_unixbox_package():
+    pico = [dest for _src, dest in flashmod.target_files()]
+    unix = [dest for _src, dest in flashmod.target_files(backend="unix")]
+    assert not [d for d in pico if d.startswith("unixbox/")]
+    assert "unixbox/board_sim.mpy" in unix and "unixbox/world.mpy" in unix
+    assert set(pico) < set(unix)
+    # firmware/ holds exactly what goes on a Pico: nothing of it is kept off the board
+    assert {d for d in pico if d.startswith("firmware/")} == {
+        "firmware/" + p.relative_to(ROOT / "firmware").with_suffix(".mpy").as_posix()
+        for p in (ROOT / "firmware").rglob("*.py") if p.name not in ROOT_SCRIPTS}
+
+
 def test_build_compiles_for_the_target_and_caches(tmp_path):
     local = flashmod.build("armv6m", cache_dir=tmp_path / "cache")
     header = local["engine/core.mpy"][:4]
@@ -156,7 +168,7 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
     assert res["copied"] == 0 and again["copied"] == 0
     would_copy = [ln for ln in lines if ln.startswith("  would copy")]
     would_remove = [ln for ln in lines if ln.startswith("  would remove")]
-    assert len(would_copy) == len(flashmod.target_files())
+    assert len(would_copy) == len(flashmod.target_files(backend="unix"))
     assert any("firmware/app.py" in ln for ln in would_remove)  # the image holds sources
 
     # 2. a flash cut after a few files is completed by the next one
@@ -176,7 +188,7 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
         monkeypatch.setattr(flashmod.RawRepl, "write", real_write)
         assert cli_main(["flash", "--port", sim.port]) == 0
         out = capsys.readouterr().out
-        assert "flashed %d files" % len(flashmod.target_files()) in out
+        assert "flashed %d files" % len(flashmod.target_files(backend="unix")) in out
         assert "answers on %s" % sim.port in out  # the new firmware runs at once
 
     # 3. the flashed firmware runs; sync twice; then an incremental flash copies one file
@@ -190,7 +202,7 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
         res = flashmod.flash(sim.port, out=lines.append, root=_changed_tree(tmp_path))
         assert (res["copied"], res["removed"]) == (1, 0)
         assert res["plan"].copy == ["engine/core.mpy"]
-        assert res["unchanged"] == len(flashmod.target_files()) - 1
+        assert res["unchanged"] == len(flashmod.target_files(backend="unix")) - 1
         assert res["restarted"] == "ended+restarted"
     from host import db as dbmod
 

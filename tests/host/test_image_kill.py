@@ -1,5 +1,5 @@
 """The virtual device's storage survives being killed: micropython appends journal records
-to a littlefs image file (firmware.blockdev.mount_image) and gets SIGKILLed mid-stream;
+to a littlefs image file (unixbox.blockdev.mount_image) and gets SIGKILLed mid-stream;
 a new process then mounts the same image and must find every record it had reported."""
 
 import json
@@ -16,7 +16,7 @@ MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 WRITER = """
 import sys
 sys.path.insert(0, %(root)r)
-from firmware.blockdev import mount_image
+from unixbox.blockdev import mount_image
 from firmware.journal import Journal
 mount_image(%(img)r, "/flash", block_size=4096, block_count=64)
 j = Journal("/flash/journal", segment_bytes=1024)
@@ -31,7 +31,7 @@ while True:
 READER = """
 import sys, json
 sys.path.insert(0, %(root)r)
-from firmware.blockdev import mount_image
+from unixbox.blockdev import mount_image
 from firmware.journal import Journal
 mount_image(%(img)r, "/flash", block_size=4096, block_count=64)
 j = Journal("/flash/journal", segment_bytes=1024)

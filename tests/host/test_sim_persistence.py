@@ -12,7 +12,7 @@ MICROPYTHON = str(ROOT / ".venv" / "bin" / "micropython")
 IMAGE_TOOL = """
 import os, sys
 sys.path.insert(0, %(root)r)
-from firmware.blockdev import mount_image, unmount_image
+from unixbox.blockdev import mount_image, unmount_image
 dev = mount_image(%(image)r, "/flash")
 if %(write)r:
     with open("/flash/firmware/stale.py", "w") as f:

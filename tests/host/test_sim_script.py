@@ -54,7 +54,7 @@ class Mode:
 PATCH = """
 import sys
 sys.path.insert(0, %(root)r)
-from firmware.blockdev import mount_image, unmount_image
+from unixbox.blockdev import mount_image, unmount_image
 dev = mount_image(%(image)r, "/flash")
 with open("/flash/firmware/modes/echo.py", "w") as f:
     f.write(%(mode)r)

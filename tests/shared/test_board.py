@@ -163,7 +163,7 @@ def test_a_board_is_added_by_editing_the_json_only():
     with open(path, "w") as f:
         f.write(json.dumps(doc))
     profile = B.load_profile("tabletop4", path)
-    assert B.BACKENDS[profile["backend"]] == "firmware.board_sim"
+    assert B.BACKENDS[profile["backend"]] == "unixbox.board_sim"
     if IS_MICROPYTHON:  # the sim board's OLED is a framebuf
         board = B.make_board("tabletop4", path, connect=False)
         assert board.name == "tabletop4" and board.n_buttons == 4

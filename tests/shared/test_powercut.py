@@ -65,10 +65,10 @@ def _base_image():
     """A formatted image: journal with BASE_RECORDS records plus a torn tail, and a settings file."""
     import vfs
 
-    from firmware.blockdev import RamBlockDev
     from firmware.journal import Journal
     from firmware.record import encode_record
     from firmware.settings import Settings
+    from unixbox.blockdev import RamBlockDev
 
     dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT)
     vfs.VfsLfs2.mkfs(dev)
@@ -179,7 +179,7 @@ class SettingsRun:
 
 def _events(base, work, runner):
     """How many block events the workload makes when nothing is cut."""
-    from firmware.blockdev import RamBlockDev, copy_blocks
+    from unixbox.blockdev import RamBlockDev, copy_blocks
 
     copy_blocks(base, work)
     dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
@@ -197,7 +197,7 @@ def _trial(base, work, capture, runner, cut, torn):
 
     work and capture are preallocated block lists reused by every trial.
     """
-    from firmware.blockdev import RamBlockDev, copy_blocks
+    from unixbox.blockdev import RamBlockDev, copy_blocks
 
     copy_blocks(base, work)
     dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
@@ -219,7 +219,7 @@ def _trial(base, work, capture, runner, cut, torn):
 
 def run_power_cuts(cuts, seed=SEED):
     """Run cuts trials (3/4 during journal work, 1/4 during settings.update); returns a summary dict."""
-    from firmware.blockdev import new_blocks
+    from unixbox.blockdev import new_blocks
 
     base = _base_image()
     work = new_blocks(BLOCK_SIZE, BLOCK_COUNT)
@@ -265,7 +265,7 @@ def test_power_cuts_keep_journal_and_settings_consistent():
 
 
 def test_cut_capture_matches_the_write_log():
-    from firmware.blockdev import RamBlockDev
+    from unixbox.blockdev import RamBlockDev
 
     dev = RamBlockDev(BLOCK_SIZE, 4)
     dev.arm_cut(2, 3)
@@ -306,8 +306,8 @@ def _remove(path):
 
 
 def test_file_blockdev_protocol():
-    from firmware.blockdev import FileBlockDev, StorageError
     from tests.shared.compat import raises
+    from unixbox.blockdev import FileBlockDev, StorageError
 
     path = _tmp_image()
     try:
@@ -352,8 +352,8 @@ def _file_crc(path):
 def test_mount_image_formats_new_images_but_never_reformats_data():
     if not IS_MICROPYTHON:
         skip("needs vfs.VfsLfs2 (MicroPython)")
-    from firmware.blockdev import StorageError, mount_image, unmount_image
     from tests.shared.compat import raises
+    from unixbox.blockdev import StorageError, mount_image, unmount_image
 
     path = _tmp_image()
     mnt = "/imgtest"

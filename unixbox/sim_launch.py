@@ -1,21 +1,21 @@
 """Bootstrap of the virtual device; runs on the host under the MicroPython unix port.
 
-    micropython -i firmware/sim_launch.py IMAGE [--board NAME]
+    micropython -i unixbox/sim_launch.py IMAGE [--board NAME]
         Mount the littlefs2 image at /flash, make it the current directory and the only
         place imports come from (besides MicroPython's frozen modules), then run boot.py
         and main.py from the image: the firmware that runs is the one in the image, so
         `mpremote cp` changes what the next start runs. Ctrl-C (or a 0x03 byte on the
         serial line) stops the firmware and leaves the REPL (-i) with the image mounted.
-    micropython -X heapsize=8m firmware/sim_launch.py --install SRC_ROOT IMAGE  < manifest
+    micropython -X heapsize=8m unixbox/sim_launch.py --install SRC_ROOT IMAGE  < manifest
         Write a new image, format it and copy in the device files; the manifest on stdin
         has one "SRC_REL DEVICE_PATH" line per file (host/device_files.py makes it).
-    micropython -X heapsize=8m firmware/sim_launch.py --update SRC_ROOT IMAGE  < manifest
+    micropython -X heapsize=8m unixbox/sim_launch.py --update SRC_ROOT IMAGE  < manifest
         The same into the existing image: the installed packages and root scripts are
         replaced, data/ and everything else stays. A corrupt image is left untouched.
-    micropython firmware/sim_launch.py --check IMAGE
+    micropython unixbox/sim_launch.py --check IMAGE
         Mount and unmount the image; exit status 3 with a message when it cannot be used.
 
-This file is not copied to the device (host/device_files.py HOST_ONLY).
+This file is part of unixbox/, which only a unix-port box holds (host/device_files.py).
 """
 
 import os
@@ -23,7 +23,7 @@ import sys
 
 MOUNTPOINT = "/flash"
 BOARD_ENV = "TABLEMATE_BOARD"
-BLOCK_SIZE = 4096  # what firmware.blockdev.mount_image expects; the file size gives the count
+BLOCK_SIZE = 4096  # what unixbox.blockdev.mount_image expects; the file size gives the count
 BLOCK_COUNT = 512  # 2 MB, about what a Pico leaves for its filesystem
 EXIT_BAD_IMAGE = 3
 EXIT_USAGE = 2
@@ -45,7 +45,7 @@ def _fail(status, message):
 
 
 def _mount(image, fresh=False):
-    from firmware.blockdev import StorageError, mount_image
+    from unixbox.blockdev import StorageError, mount_image
 
     try:
         return mount_image(image, MOUNTPOINT, fresh=fresh)
@@ -113,7 +113,7 @@ def _remove_installed(manifest):
 
 def _load_image(image):
     """A RamBlockDev holding the image file's blocks (exit status 3 when it cannot be read)."""
-    from firmware.blockdev import RamBlockDev
+    from unixbox.blockdev import RamBlockDev
 
     blocks = []
     try:
@@ -143,7 +143,7 @@ def install(src_root, image, update=False):
     """
     import vfs
 
-    from firmware.blockdev import RamBlockDev
+    from unixbox.blockdev import RamBlockDev
 
     manifest = _read_manifest()
     if update:
@@ -176,7 +176,7 @@ def install(src_root, image, update=False):
 
 
 def check(image):
-    from firmware.blockdev import unmount_image
+    from unixbox.blockdev import unmount_image
 
     dev = _mount(image)
     try:
@@ -188,9 +188,9 @@ def check(image):
 
 
 def _forget_source_modules():
-    # Modules loaded from the source tree (firmware.blockdev) must not shadow the image's.
+    # Modules loaded from the source tree (unixbox.blockdev) must not shadow the image's.
     for name in list(sys.modules):
-        if name == "firmware" or name.startswith("firmware."):
+        if name.split(".")[0] in ("firmware", "unixbox"):
             del sys.modules[name]
 
 
@@ -206,7 +206,7 @@ def _raw_stdin():
 
 
 def run(image, board):
-    from firmware.blockdev import unmount_image  # kept: the image's copy would cost heap to load
+    from unixbox.blockdev import unmount_image  # kept: the image's copy would cost heap to load
 
     dev = _mount(image)
     os.chdir(MOUNTPOINT)

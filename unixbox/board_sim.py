@@ -1,6 +1,6 @@
 """The sim board: the "sim" profile of hardware/boards.json over the world channel.
 
-Buttons arrive as edges from the front-end (firmware/world.py) and go into the same
+Buttons arrive as edges from the front-end (unixbox/world.py) and go into the same
 EdgeRing the Pico's capture fills, so everything after the ring is the Pico's code.
 The LED chain, the OLED frame buffer and the piezo are sent to the front-end, each only
 when it changed. Without a front-end (TABLEMATE_WORLD unset) the board still runs: its
@@ -202,7 +202,7 @@ class SimBoard(Board):
 def build(profile, world=None, connect=True):
     """The sim Board; connects to the front-end named by TABLEMATE_WORLD unless given one."""
     if world is None and connect:
-        from firmware.world import World, port_from_env
+        from unixbox.world import World, port_from_env
 
         port = port_from_env()
         if port is not None:
