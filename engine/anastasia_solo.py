@@ -1,0 +1,779 @@
+"""Finding Anastasia for 1-3 players against the automa: the whole game with its hidden
+cards (docs/anastasia-solo.md). The readings of what the rulebook leaves open are options
+(engine.anastasia_solo_rules); the automa's cards and tiers are engine.anastasia_automa.
+
+Seats 0..N-1 (shown as P1..PN) play in order, seat 0 (the youngest) first. Guests are
+numbered 1-6 as on the automa cards; a guest's clues are a list of card ids
+(engine.anastasia_cards) in the order of its fanned hand, and a clue is named by its
+position in that list, its slot (0 first).
+
+Actions (JSON-safe lists, exactly as legal_actions() returns them):
+  ["remove", g]          remove Guest g from the party, taking the gems beneath it
+  ["draw"]               draw the top 2 clues (the last one alone if only one is left)
+  ["keep", i]            after a draw of 2: keep drawn card i (0: the top one), the other goes back on top
+  ["reveal_clue", g, s]  turn Guest g's clue in slot s face up, paying its fee
+  ["look", g, s]         spend a token to look privately at Guest g's clue in slot s
+  ["reveal_role", g]     turn Guest g's role face up: Anastasia wins, anyone else puts you out
+  ["automa"]             (chance) the automa's turn after a round: draw its top card, resolve it
+
+A turn is two actions (a draw and its keep are one). After the last player of a round,
+current_player() is core.CHANCE until ["automa"] is applied; after the end, core.TERMINAL.
+"""
+
+from engine import anastasia_automa, anastasia_cards, anastasia_solo_rules
+from engine.anastasia_solo_rules import GUESTS, validate
+from engine.core import CHANCE, TERMINAL, BadState, IllegalAction, canonical, digest_of
+from engine.rng import Rng
+
+MIN_PLAYERS = 1
+MAX_PLAYERS = 3
+STATE_VERSION = 1
+OPTIONS = anastasia_solo_rules.OPTIONS  # the printed numbers and this project's readings, by name
+ACTIONS_PER_TURN = 2
+
+# Where a guest is.
+PARTY = 0
+REMOVED = 1  # removed by a player, role set aside unrevealed
+LEFT = 2  # sent away by the automa ("leaves the party")
+STATUS_NAMES = ("party", "removed", "left")
+
+# Phases.
+PLAY = "play"
+AUTOMA = "automa"
+OVER = "over"
+
+# How a game ended (result["reason"]).
+FOUND = "found"  # a player revealed Anastasia
+AUTOMA_FOUND = "automa_found"  # the automa revealed her
+ALL_OUT = "all_out"  # every player revealed a guest who was not Anastasia
+NONE_HIDDEN = "none_hidden"  # no guest at the party still has a face-down role
+
+SOLO_ROLES = [r for r in range(anastasia_cards.ROLE_COUNT)
+              if r not in (anastasia_cards.ANASTASIA, anastasia_cards.EMPRESS)]
+
+
+# action name -> its length, the name included
+ACTION_SIZES = {"remove": 2, "draw": 1, "keep": 2, "reveal_clue": 3, "look": 3, "reveal_role": 2, "automa": 1}
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def player_name(p):
+    return "P%d" % (p + 1)
+
+
+class Guest:
+    """One of the six invites on the table."""
+
+    def __init__(self, role, clues):
+        self.role = role
+        self.status = PARTY
+        self.role_shown = False
+        self.clues = clues  # card ids, in the order of the fan
+        self.revealed = [False] * len(clues)  # face up, per slot
+        self.looked = [0] * len(clues)  # per slot: bit p set once player p looked at it
+        self.gems = 0  # beneath the guest
+
+    def facedown_slots(self):
+        return [s for s in range(len(self.clues)) if not self.revealed[s]]
+
+    def shown_count(self):
+        return len(self.clues) - len(self.facedown_slots())
+
+    def add_clue(self, card):
+        self.clues.append(card)
+        self.revealed.append(False)
+        self.looked.append(0)
+        return len(self.clues) - 1
+
+
+class SoloState:
+    def __init__(self, players, options, rng):
+        self.players = players
+        self.options = options
+        self.deck_cards = options["automa_deck"]
+        self.rng = rng
+        self.guests = []
+        self.purses = [0] * players
+        self.tokens = [0] * (1 if options["token_pool"] == "shared" else players)
+        self.hands = [[] for _ in range(players)]  # clues a player drew and kept
+        self.out = [False] * players
+        self.supply = 0
+        self.clue_deck = []  # top last
+        self.box = []  # clue cards out of the game (unused Blanks)
+        self.automa_deck = []  # card indexes into deck_cards, top last
+        self.automa_discard = []
+        self.phase = PLAY
+        self.turn = 0
+        self.actions_left = ACTIONS_PER_TURN
+        self.drawn = None  # the two cards of a draw waiting for ["keep", i]
+        self.round = 1
+        self.share_next = 0  # the seat that receives the next returned gem ("share")
+        self.result = None  # {"reason", "winners", "guest", "by"} once over
+        self.last_automa = None  # the record of the latest automa turn (describe_automa)
+
+    # -- reading the table -----------------------------------------------------
+    def guest(self, g):
+        return self.guests[g - 1]
+
+    def players_in(self):
+        return [p for p in range(self.players) if not self.out[p]]
+
+    def tokens_of(self, p):
+        return self.tokens[0] if len(self.tokens) == 1 else self.tokens[p]
+
+    def clue_fee(self, g):
+        """The fee for one more of Guest g's clues: 1 for its first face-up clue, 2 for the second..."""
+        return self.guest(g).shown_count() + 1
+
+    def gems(self):
+        """Where every gem is; "total" never changes during a game (it is option gem_total)."""
+        beneath = [x.gems for x in self.guests]
+        return {
+            "supply": self.supply,
+            "purses": list(self.purses),
+            "beneath": beneath,
+            "total": self.supply + sum(self.purses) + sum(beneath),
+        }
+
+    def all_clues(self):
+        """Every clue card in the game with where it lies (for checks): [(card, place)]."""
+        out = [(c, "deck") for c in self.clue_deck] + [(c, "box") for c in self.box]
+        for i in range(GUESTS):
+            out.extend((c, "guest %d" % (i + 1)) for c in self.guests[i].clues)
+        for p in range(self.players):
+            out.extend((c, "hand %s" % player_name(p)) for c in self.hands[p])
+        if self.drawn:
+            out.extend((c, "drawn") for c in self.drawn)
+        return out
+
+    # -- the automa's table (engine.anastasia_automa asks these) ---------------
+    def present(self, g):
+        return self.guest(g).status == PARTY
+
+    def role_hidden(self, g):
+        return not self.guest(g).role_shown
+
+    def facedown_count(self, g):
+        return len(self.guest(g).facedown_slots())
+
+    def _unshown_slots(self, g):
+        x = self.guest(g)
+        if self.options["unshown"] == "face_down":
+            return x.facedown_slots()
+        return [s for s in range(len(x.clues)) if not x.revealed[s] and not x.looked[s]]
+
+    def unshown_count(self, g):
+        return len(self._unshown_slots(g))
+
+    def gems_beneath(self, g):
+        return self.guest(g).gems
+
+    def clue_deck_size(self):
+        return len(self.clue_deck)
+
+    def return_need(self, n):
+        if self.options["returned_gems"] == "each":
+            return n * len(self.players_in())
+        return n
+
+    def is_over(self):
+        return self.phase == OVER
+
+    def automa_reveal_clue(self, g):
+        x = self.guest(g)
+        slots = x.facedown_slots()
+        s = slots[self.rng.below(len(slots))]
+        x.revealed[s] = True
+        return {"slot": s, "clue": x.clues[s]}
+
+    def automa_exchange(self, a, b):
+        xa, xb = self.guest(a), self.guest(b)
+        ua, ub = self._unshown_slots(a), self._unshown_slots(b)
+        sa = ua[self.rng.below(len(ua))]
+        sb = ub[self.rng.below(len(ub))]
+        # The card moves with what is known of it (a "face_down" exchange may carry a looked-at clue).
+        xa.clues[sa], xb.clues[sb] = xb.clues[sb], xa.clues[sa]
+        xa.looked[sa], xb.looked[sb] = xb.looked[sb], xa.looked[sa]
+        return {"slots": [sa, sb]}
+
+    def automa_return(self, a, n):
+        x = self.guest(a)
+        paid = [0] * self.players
+        seats = self.players_in()
+        if self.options["returned_gems"] == "each":
+            for p in seats:
+                paid[p] = n
+        else:
+            p = self.share_next
+            for _ in range(n):
+                while self.out[p]:
+                    p = (p + 1) % self.players
+                paid[p] += 1
+                p = (p + 1) % self.players
+            self.share_next = p
+        for p in seats:
+            self.purses[p] += paid[p]
+            x.gems -= paid[p]
+        return {"paid": paid}
+
+    def automa_expend(self, a, n):
+        self.guest(a).gems -= n
+        self.supply += n
+        return {"spent": n}
+
+    def automa_reveal_role(self, g):
+        x = self.guest(g)
+        x.role_shown = True
+        if x.role == anastasia_cards.ANASTASIA:
+            win = self.options["automa_finds_anastasia"] == "players_win"
+            self._end(AUTOMA_FOUND, self.players_in() if win else [], g, -1)
+        return {"role": x.role}
+
+    def automa_draw(self, g):
+        return {"slot": self.guest(g).add_clue(self.clue_deck.pop())}
+
+    def automa_leave(self, g):
+        x = self.guest(g)
+        x.status = LEFT
+        gems = x.gems
+        self.supply += gems  # nobody takes them: back to the supply
+        x.gems = 0
+        return {"gems": gems}
+
+    # -- the rules ---------------------------------------------------------------
+    def _end(self, reason, winners, guest, by):
+        self.phase = OVER
+        self.drawn = None
+        self.result = {"reason": reason, "winners": list(winners), "guest": guest, "by": by}
+
+    def _check_end(self):
+        """The game also ends when nobody can act or nobody is left to find."""
+        if self.phase == OVER:
+            return
+        if not self.players_in():
+            self._end(ALL_OUT, [], 0, -1)
+            return
+        for x in self.guests:
+            if x.status == PARTY and not x.role_shown:
+                return
+        self._end(NONE_HIDDEN, [], 0, -1)
+
+    def _next_turn(self):
+        """Pass the turn on; after the last player still in, the automa's turn comes."""
+        for p in range(self.turn + 1, self.players):
+            if not self.out[p]:
+                self.turn = p
+                self.actions_left = ACTIONS_PER_TURN
+                return
+        self.phase = AUTOMA
+
+    def _start_round(self):
+        self.round += 1
+        self.phase = PLAY
+        self.turn = self.players_in()[0]
+        self.actions_left = ACTIONS_PER_TURN
+
+    def _action_done(self):
+        self._check_end()
+        if self.phase == OVER:
+            return
+        self.actions_left -= 1
+        if self.actions_left == 0 or self.out[self.turn]:
+            self._next_turn()
+
+    def _play(self, op, args):
+        p = self.turn
+        if op == "keep":
+            i = args[0]
+            keep = self.drawn[i]
+            self.clue_deck.append(self.drawn[1 - i])  # the other card goes back on top
+            self.hands[p].append(keep)
+            self.drawn = None
+        elif op == "draw":
+            if len(self.clue_deck) >= 2:
+                self.drawn = [self.clue_deck.pop(), self.clue_deck.pop()]
+                return  # the same action goes on with ["keep", i]
+            self.hands[p].append(self.clue_deck.pop())
+        elif op == "remove":
+            x = self.guest(args[0])
+            x.status = REMOVED
+            self.purses[p] += x.gems
+            x.gems = 0
+        elif op == "reveal_clue":
+            g, s = args
+            fee = self.clue_fee(g)
+            x = self.guest(g)
+            self.purses[p] -= fee
+            if self.options["clue_fee_to"] == "guest":
+                x.gems += fee
+            else:
+                self.supply += fee
+            x.revealed[s] = True
+        elif op == "look":
+            g, s = args
+            self.tokens[0 if len(self.tokens) == 1 else p] -= 1
+            self.guest(g).looked[s] |= 1 << p
+        else:  # reveal_role
+            x = self.guest(args[0])
+            x.role_shown = True
+            if x.role == anastasia_cards.ANASTASIA:
+                self._end(FOUND, [p], args[0], p)
+                return
+            self.out[p] = True
+        self._action_done()
+
+    def _automa(self):
+        reshuffled = False
+        if not self.automa_deck:
+            # "the Automa discarded cards are shuffled together to reform the Automa deck"
+            self.automa_deck = self.automa_discard
+            self.automa_discard = []
+            self.rng.shuffle(self.automa_deck)
+            reshuffled = True
+        index = self.automa_deck.pop()
+        outcomes = anastasia_automa.resolve_card(self, self.deck_cards[index])
+        self.automa_discard.append(index)
+        self.last_automa = {"card": index, "round": self.round, "reshuffled": reshuffled, "actions": outcomes}
+        self._check_end()
+        if self.phase != OVER:
+            self._start_round()
+
+    # -- common API ----------------------------------------------------------------
+    def current_player(self):
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == AUTOMA:
+            return CHANCE
+        return self.turn
+
+    def legal_actions(self):
+        if self.phase == OVER:
+            return []
+        if self.phase == AUTOMA:
+            return [["automa"]]
+        if self.drawn is not None:
+            return [["keep", 0], ["keep", 1]]
+        p = self.turn
+        acts = []
+        at_party = [g for g in range(1, GUESTS + 1) if self.present(g)]
+        for g in at_party:
+            acts.append(["remove", g])
+        if self.clue_deck:
+            acts.append(["draw"])
+        purse = self.purses[p]
+        for g in at_party:
+            if self.clue_fee(g) <= purse:
+                for s in self.guest(g).facedown_slots():
+                    acts.append(["reveal_clue", g, s])
+        if self.tokens_of(p) > 0:
+            bit = 1 << p
+            for g in at_party:
+                x = self.guest(g)
+                for s in x.facedown_slots():
+                    if not x.looked[s] & bit:
+                        acts.append(["look", g, s])
+        for g in at_party:
+            if not self.guest(g).role_shown:
+                acts.append(["reveal_role", g])
+        return acts
+
+    def apply(self, action):
+        """Apply one action; IllegalAction (state unchanged) if it is not legal now."""
+        op, args = self._check(action)
+        if op == "automa":
+            self._automa()
+        else:
+            self._play(op, args)
+
+    def _guest_arg(self, action, what):
+        g = action[1]
+        if not _is_int(g) or not (1 <= g <= GUESTS):
+            raise IllegalAction("%s names a guest 1-%d: got %r" % (what, GUESTS, action))
+        x = self.guest(g)
+        if x.status != PARTY:
+            raise IllegalAction("Guest %d has %s the party" % (g, "been removed from" if x.status == REMOVED
+                                                               else "left"))
+        return g
+
+    def _slot_arg(self, action, g):
+        s = action[2]
+        x = self.guest(g)
+        if not _is_int(s) or not (0 <= s < len(x.clues)):
+            raise IllegalAction("Guest %d has clues in slots 0-%d: got %r" % (g, len(x.clues) - 1, action))
+        if x.revealed[s]:
+            raise IllegalAction("Guest %d's clue in slot %d is already face up" % (g, s))
+        return s
+
+    def _check(self, action):
+        if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
+            raise IllegalAction('an action is a list like ["remove", 3] or ["draw"], got %r' % (action,))
+        op = action[0]
+        if self.phase == OVER:
+            raise IllegalAction("the game is over")
+        if op not in ACTION_SIZES:
+            raise IllegalAction("unknown action %r (known: %s)" % (op, ", ".join(sorted(ACTION_SIZES))))
+        if len(action) != ACTION_SIZES[op]:
+            raise IllegalAction("%s takes %d argument%s: got %r"
+                                % (op, ACTION_SIZES[op] - 1, "" if ACTION_SIZES[op] == 2 else "s", action))
+        if self.phase == AUTOMA:
+            if op != "automa":
+                raise IllegalAction("the round is over: the automa takes its turn first")
+            return op, None
+        if op == "automa":
+            left = self.actions_left
+            raise IllegalAction("the automa plays after the round; %s still has %d action%s"
+                                % (player_name(self.turn), left, "" if left == 1 else "s"))
+        if self.drawn is not None:
+            if op != "keep":
+                raise IllegalAction("%s must first keep one of the two drawn clues" % player_name(self.turn))
+            if not _is_int(action[1]) or action[1] not in (0, 1):
+                raise IllegalAction("keep takes 0 (the top card) or 1: got %r" % (action,))
+            return op, [action[1]]
+        p = self.turn
+        if op == "keep":
+            raise IllegalAction("there is no drawn clue to keep")
+        if op == "draw":
+            if not self.clue_deck:
+                raise IllegalAction("the clue deck is empty")
+            return op, None
+        g = self._guest_arg(action, op)
+        if op == "remove":
+            return op, [g]
+        if op == "reveal_role":
+            if self.guest(g).role_shown:
+                raise IllegalAction("Guest %d's role is already face up" % g)
+            return op, [g]
+        s = self._slot_arg(action, g)
+        if op == "reveal_clue":
+            fee = self.clue_fee(g)
+            if fee > self.purses[p]:
+                raise IllegalAction("revealing a clue of Guest %d costs %d gems; %s has %d"
+                                    % (g, fee, player_name(p), self.purses[p]))
+        else:  # look
+            if self.tokens_of(p) <= 0:
+                raise IllegalAction("%s has no token left" % ("the table" if len(self.tokens) == 1
+                                                              else player_name(p)))
+            if self.guest(g).looked[s] & (1 << p):
+                raise IllegalAction("%s already looked at Guest %d's clue in slot %d"
+                                    % (player_name(p), g, s))
+        return op, [g, s]
+
+    def scores(self):
+        """1 for each winner, 0 for everyone else (0 for all until the end)."""
+        won = self.winners()
+        return [1 if p in won else 0 for p in range(self.players)]
+
+    def winners(self):
+        return list(self.result["winners"]) if self.result is not None else []
+
+    def to_dict(self):
+        gs = self.guests
+        return {
+            "game": "anastasia_solo",
+            "version": STATE_VERSION,
+            "players": self.players,
+            "options": _copy(self.options),
+            "rng": self.rng.state(),
+            "roles": [x.role for x in gs],
+            "status": [x.status for x in gs],
+            "role_shown": [x.role_shown for x in gs],
+            "clues": [list(x.clues) for x in gs],
+            "revealed": [list(x.revealed) for x in gs],
+            "looked": [list(x.looked) for x in gs],
+            "beneath": [x.gems for x in gs],
+            "purses": list(self.purses),
+            "tokens": list(self.tokens),
+            "hands": [list(h) for h in self.hands],
+            "out": list(self.out),
+            "supply": self.supply,
+            "clue_deck": list(self.clue_deck),
+            "box": list(self.box),
+            "automa_deck": list(self.automa_deck),
+            "automa_discard": list(self.automa_discard),
+            "phase": self.phase,
+            "turn": self.turn,
+            "actions_left": self.actions_left,
+            "drawn": None if self.drawn is None else list(self.drawn),
+            "round": self.round,
+            "share_next": self.share_next,
+            "result": None if self.result is None else dict(self.result),
+            "last_automa": _copy(self.last_automa),
+        }
+
+    def digest(self):
+        return digest_of(self.to_dict())
+
+    def view(self, player):
+        """What player `player` may see: face-up cards, counts of face-down ones, the clues they
+        looked at or drew themselves; no PRNG, no automa deck order. Every role shows once the
+        game is over."""
+        if not _is_int(player) or not (0 <= player < self.players):
+            raise ValueError("no player %r in a %d-player game" % (player, self.players))
+        d = self.to_dict()
+        del d["rng"]
+        bit = 1 << player
+        over = self.phase == OVER
+        d["roles"] = [x.role if (x.role_shown or over) else None for x in self.guests]
+        d["clues"] = [[x.clues[s] if (x.revealed[s] or x.looked[s] & bit) else None
+                       for s in range(len(x.clues))] for x in self.guests]
+        d["hands"] = [list(self.hands[p]) if p == player else len(self.hands[p]) for p in range(self.players)]
+        d["clue_deck"] = len(self.clue_deck)
+        d["box"] = len(self.box)
+        d["automa_deck"] = len(self.automa_deck)
+        if self.drawn is not None and self.turn != player:
+            d["drawn"] = len(self.drawn)
+        return d
+
+    def describe_automa(self):
+        """The latest automa turn in words, one line per item, e.g.
+        ["Automa card 'printed'", "1: Reveal Guest 3's clue: Trinket: Locket", "2: Guest 6 draws a clue"]."""
+        rec = self.last_automa
+        if rec is None:
+            return []
+        card = self.deck_cards[rec["card"]]
+        lines = ["Automa card %r%s" % (card["name"], " (deck reshuffled)" if rec["reshuffled"] else "")]
+        for a in range(2):
+            outcome = rec["actions"][a]
+            lines.append("%d: %s" % (a + 1, anastasia_automa.describe_action(
+                card["actions"][a], outcome, _outcome_text(outcome["did"]))))
+        return lines
+
+
+def _outcome_text(did):
+    """What the table saw when a tier was taken (a clue or role turned up, gems paid), or None."""
+    if not did:
+        return None
+    parts = []
+    if "clue" in did:
+        parts.append(anastasia_cards.clue_label(did["clue"]))
+    if "paid" in did:
+        parts.append(", ".join("%s +%d" % (player_name(p), did["paid"][p])
+                               for p in range(len(did["paid"])) if did["paid"][p]))
+    if "role" in did:
+        if did["role"] == anastasia_cards.ANASTASIA:
+            parts.append("it is Anastasia")
+        else:
+            parts.append("the %s" % anastasia_cards.ROLE_NAMES[did["role"]])
+    if "gems" in did and did["gems"]:
+        parts.append("%d gems back to the supply" % did["gems"])
+    return "; ".join(parts) or None
+
+
+def _copy(obj):
+    """A deep copy of JSON-shaped data (dicts, lists, scalars)."""
+    if isinstance(obj, dict):
+        return {k: _copy(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_copy(v) for v in obj]
+    return obj
+
+
+def new_game(seed, players, **options):
+    """Deal the six invites as the 1-3 player set-up says; options: engine.anastasia_solo_rules.OPTIONS."""
+    if not _is_int(seed):
+        raise ValueError("seed must be an int, got %r" % (seed,))
+    if not _is_int(players) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
+        raise ValueError("anastasia_solo needs %d-%d players, got %r" % (MIN_PLAYERS, MAX_PLAYERS, players))
+    opts = validate(players, options)
+    rng = Rng(seed)
+    state = SoloState(players, opts, rng)
+    cards = anastasia_cards
+    # Anastasia's invite: the top card of each shuffled category deck.
+    by_category = []
+    for c in cards.CATEGORIES:
+        pile = cards.category_clues(c)
+        rng.shuffle(pile)
+        by_category.append(pile)
+    anastasia_clues = [pile.pop() for pile in by_category]
+    rest = by_category[0] + by_category[1] + by_category[2]
+    rng.shuffle(rest)
+    blanks = list(range(cards.FIRST_BLANK, cards.CLUE_COUNT))  # Blanks are all alike
+    roles = list(SOLO_ROLES)
+    rng.shuffle(roles)
+    invites = [[cards.ANASTASIA, anastasia_clues]]
+    for i in range(GUESTS - 1):
+        invites.append([roles[i], [rest.pop(), rest.pop(), blanks.pop()]])
+    rng.shuffle(invites)
+    for role, clues in invites:
+        rng.shuffle(clues)  # the order of a fan says nothing about which card is which
+        guest = Guest(role, clues)
+        guest.gems = opts["guest_gems"]
+        state.guests.append(guest)
+    keep = opts["deck_blanks"]
+    state.clue_deck = rest + blanks[:keep]
+    rng.shuffle(state.clue_deck)
+    state.box = blanks[keep:]
+    purse = opts["purse_solo"] if players == 1 else opts["purse_group"]
+    state.purses = [purse] * players
+    tokens = opts["tokens_solo"] if players == 1 else opts["tokens_group"]
+    state.tokens = [tokens] * len(state.tokens)
+    state.supply = opts["gem_total"] - purse * players - opts["guest_gems"] * GUESTS
+    state.automa_deck = list(range(len(state.deck_cards)))
+    rng.shuffle(state.automa_deck)
+    return state
+
+
+# -- loading a saved state -------------------------------------------------------
+def _bad(msg):
+    raise BadState("bad anastasia_solo state: " + msg)
+
+
+def _int_in(v, lo, hi, what):
+    if not _is_int(v) or not (lo <= v <= hi):
+        _bad("%s must be an int %d-%d, got %r" % (what, lo, hi, v))
+    return v
+
+
+def _list(v, what, length=None):
+    if not isinstance(v, list) or (length is not None and len(v) != length):
+        _bad("%s must be a list%s" % (what, "" if length is None else " of %d" % length))
+    return v
+
+
+def _ints(v, lo, hi, what, length=None):
+    for x in _list(v, what, length):
+        _int_in(x, lo, hi, what)
+    return list(v)
+
+
+def _bools(v, what, length):
+    for x in _list(v, what, length):
+        if x is not True and x is not False:
+            _bad("%s must hold true/false, got %r" % (what, x))
+    return list(v)
+
+
+def from_dict(d):
+    """Rebuild a state saved by to_dict() (after a JSON round trip too); BadState if it is not valid."""
+    try:
+        return _load(d)
+    except BadState:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise BadState("bad anastasia_solo state: %s" % (e,))
+
+
+def _load(d):
+    if not isinstance(d, dict) or d.get("game") != "anastasia_solo":
+        _bad("not an anastasia_solo state")
+    if d.get("version") != STATE_VERSION:
+        _bad("unknown version %r" % (d.get("version"),))
+    n = _int_in(d["players"], MIN_PLAYERS, MAX_PLAYERS, "players")
+    if not isinstance(d["options"], dict):
+        _bad("options must be a table")
+    try:
+        opts = validate(n, d["options"])
+    except ValueError as e:
+        _bad(str(e))
+    rng_state = _ints(d["rng"], 0, 0xFFFF, "rng", 8)
+    state = SoloState(n, opts, Rng(state=rng_state))
+    cards = anastasia_cards
+    last_card = cards.CLUE_COUNT - 1
+    roles = _ints(d["roles"], 0, cards.ROLE_COUNT - 1, "roles", GUESTS)
+    if roles.count(cards.ANASTASIA) != 1 or cards.EMPRESS in roles or len(set(roles)) != GUESTS:
+        _bad("roles must be Anastasia and five different guests other than the Empress, got %r" % (roles,))
+    status = _ints(d["status"], PARTY, LEFT, "status", GUESTS)
+    shown = _bools(d["role_shown"], "role_shown", GUESTS)
+    clues = _list(d["clues"], "clues", GUESTS)
+    revealed = _list(d["revealed"], "revealed", GUESTS)
+    looked = _list(d["looked"], "looked", GUESTS)
+    beneath = _ints(d["beneath"], 0, opts["gem_total"], "beneath", GUESTS)
+    for i in range(GUESTS):
+        hand = _ints(clues[i], 0, last_card, "clues", None)
+        guest = Guest(roles[i], hand)
+        guest.status = status[i]
+        guest.role_shown = shown[i]
+        guest.revealed = _bools(revealed[i], "revealed", len(hand))
+        guest.looked = _ints(looked[i], 0, (1 << n) - 1, "looked", len(hand))
+        guest.gems = beneath[i]
+        state.guests.append(guest)
+    state.purses = _ints(d["purses"], 0, opts["gem_total"], "purses", n)
+    state.tokens = _ints(d["tokens"], 0, 20, "tokens", len(state.tokens))
+    state.hands = [_ints(h, 0, last_card, "hands") for h in _list(d["hands"], "hands", n)]
+    state.out = _bools(d["out"], "out", n)
+    state.supply = _int_in(d["supply"], 0, opts["gem_total"], "supply")
+    state.clue_deck = _ints(d["clue_deck"], 0, last_card, "clue_deck")
+    state.box = _ints(d["box"], 0, last_card, "box")
+    n_cards = len(state.deck_cards)
+    state.automa_deck = _ints(d["automa_deck"], 0, n_cards - 1, "automa_deck")
+    state.automa_discard = _ints(d["automa_discard"], 0, n_cards - 1, "automa_discard")
+    if sorted(state.automa_deck + state.automa_discard) != list(range(n_cards)):
+        _bad("every automa card must lie once in the automa deck or its discards")
+    phase = d["phase"]
+    if phase not in (PLAY, AUTOMA, OVER):
+        _bad("phase must be play, automa or over, got %r" % (phase,))
+    state.phase = phase
+    state.turn = _int_in(d["turn"], 0, n - 1, "turn")
+    state.actions_left = _int_in(d["actions_left"], 1, ACTIONS_PER_TURN, "actions_left")
+    if d["drawn"] is not None:
+        state.drawn = _ints(d["drawn"], 0, last_card, "drawn", 2)
+    state.round = _int_in(d["round"], 1, 0x3FFFFFFF, "round")
+    state.share_next = _int_in(d["share_next"], 0, n - 1, "share_next")
+    _load_result(state, d["result"])
+    _load_last_automa(state, d["last_automa"])
+    _check_table(state)
+    return state
+
+
+def _load_result(state, res):
+    if res is None:
+        if state.phase == OVER:
+            _bad("a game that is over has a result")
+        return
+    if state.phase != OVER or not isinstance(res, dict):
+        _bad("only a game that is over has a result")
+    if res.get("reason") not in (FOUND, AUTOMA_FOUND, ALL_OUT, NONE_HIDDEN):
+        _bad("unknown result reason %r" % (res.get("reason"),))
+    winners = _ints(res["winners"], 0, state.players - 1, "winners")
+    guest = _int_in(res["guest"], 0, GUESTS, "result guest")
+    by = _int_in(res["by"], -1, state.players - 1, "result by")
+    state.result = {"reason": res["reason"], "winners": winners, "guest": guest, "by": by}
+
+
+def _load_last_automa(state, rec):
+    if rec is None:
+        return
+    if not isinstance(rec, dict) or sorted(rec) != ["actions", "card", "reshuffled", "round"]:
+        _bad("last_automa must be null or {card, round, reshuffled, actions}")
+    _int_in(rec["card"], 0, len(state.deck_cards) - 1, "last_automa card")
+    _int_in(rec["round"], 1, state.round, "last_automa round")
+    _bools([rec["reshuffled"]], "last_automa reshuffled", 1)
+    for outcome in _list(rec["actions"], "last_automa actions", 2):
+        if not isinstance(outcome, dict) or sorted(outcome) != ["did", "failed", "tier"]:
+            _bad("an automa outcome is {tier, failed, did}")
+        _int_in(outcome["tier"], -1, 2, "automa outcome tier")
+        _list(outcome["failed"], "automa outcome failed")
+        if outcome["did"] is not None and not isinstance(outcome["did"], dict):
+            _bad("automa outcome did must be null or a table")
+    try:
+        canonical(rec)
+    except ValueError as e:
+        _bad("last_automa: %s" % e)
+    state.last_automa = _copy(rec)
+
+
+def _check_table(state):
+    """The invariants a saved state must keep: every card once, gems add up, a consistent turn."""
+    placed = sorted(c for c, _ in state.all_clues())
+    if placed != list(range(anastasia_cards.CLUE_COUNT)):
+        _bad("every clue card must lie in exactly one place")
+    if state.gems()["total"] != state.options["gem_total"]:
+        _bad("the gems add up to %d, not gem_total %d" % (state.gems()["total"], state.options["gem_total"]))
+    if state.phase == OVER:
+        if state.drawn is not None:
+            _bad("a game that is over has no drawn clues")
+        return
+    if not state.players_in():
+        _bad("a game with every player out is over")
+    if not any(x.status == PARTY and not x.role_shown for x in state.guests):
+        _bad("a game without a face-down role at the party is over")
+    for x in state.guests:
+        if x.role_shown and x.role == anastasia_cards.ANASTASIA:
+            _bad("a game where Anastasia is face up is over")
+    if state.phase == PLAY and state.out[state.turn]:
+        _bad("%s is out and cannot be the player to move" % player_name(state.turn))
+    if state.drawn is not None and state.phase != PLAY:
+        _bad("drawn clues wait for the player to move")
