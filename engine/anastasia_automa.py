@@ -1,18 +1,24 @@
 """The automa of solo Finding Anastasia: its card format, the validation of a deck, and how a
 card's tiers resolve against a table (docs/anastasia-solo.md).
 
-A card is {"name": str, "actions": [action 1, action 2]}; an action is a list of one to
-three tiers (primary, secondary, tertiary); a tier is a dict naming its verb in "do" and
-its guests (1-6, as printed) and gem amounts:
+A card has a name and two actions; an action has one to three tiers (primary, secondary,
+tertiary); a tier is a verb and then its guests (1-6, as printed) and gem amounts, in the
+order the card's sentence names them:
 
-  {"do": "reveal_clue",   "guest": N}                     Reveal Guest N's clue
-  {"do": "exchange",      "guest": A, "with": B}          Guest A exchanges an unshown clue with Guest B
-  {"do": "return_reveal", "guest": A, "gems": N, "reveal": B}
-                                           Guest A returns N gems to you, revealing Guest B's Role
-  {"do": "draw",          "guest": N}                     Guest N draws a clue
-  {"do": "expend_reveal", "guest": A, "gems": N, "reveal": B}
-                                           Guest A expends N gems to reveal Guest B
-  {"do": "leave",         "guest": N}                     Guest N leaves the party
+  reveal_clue N            Reveal Guest N's clue
+  exchange A B             Guest A exchanges an unshown clue with Guest B
+  return_reveal A N B      Guest A returns N gems to you, revealing Guest B's Role
+  draw N                   Guest N draws a clue
+  expend_reveal A N B      Guest A expends N gems to reveal Guest B
+  leave N                  Guest N leaves the party
+
+A card is written on one line: name, colon, the tiers of action 1 separated by commas, a
+semicolon, the tiers of action 2. The printed example card reads
+  "printed: reveal_clue 3, exchange 4 5, return_reveal 1 3 2; draw 6, expend_reveal 5 3 2, leave 3"
+The same card as a table is also accepted (JSON or TOML files):
+  {"name": "printed", "actions": [[["reveal_clue", 3], ["exchange", 4, 5], ...], [...]]}
+and validate_deck() turns either into the line, the form a game keeps (a deck of lines
+takes a few KB of the board's heap, the same deck as nested lists four times more).
 
 Resolution asks a *table* only public questions (who is at the party, whose role is
 face up, how many face-down and unshown clues a guest has, the gems beneath a guest,
@@ -32,8 +38,8 @@ MAX_CARDS = 60
 MAX_NAME = 24
 TIER_NAMES = ("primary", "secondary", "tertiary")
 
-# verb -> the fields a tier of that verb has besides "do" (guests are "guest", "with",
-# "reveal"; "gems" is an amount). The order is the order of the printed sentence.
+# verb -> the names of the items that follow it in a tier, in order (guests are "guest",
+# "with", "reveal"; "gems" is an amount). Errors and field() use these names.
 VERBS = {
     "reveal_clue": ("guest",),
     "exchange": ("guest", "with"),
@@ -53,58 +59,86 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-# -- validation ---------------------------------------------------------------
-def _card_label(index, card):
-    name = card.get("name") if isinstance(card, dict) else None
-    if isinstance(name, str):
-        return "automa card %d (%r)" % (index + 1, name)
-    return "automa card %d" % (index + 1)
+def field(tier, name):
+    """A tier's item by name, e.g. field(["exchange", 4, 5], "with") == 5; None if it has none."""
+    names = VERBS[tier[0]]
+    return tier[1 + names.index(name)] if name in names else None
+
+
+# -- reading and checking cards ------------------------------------------------
+def _number(word):
+    """An int from a word of digits, else the word itself (so the error shows what was written)."""
+    if word and len(word) <= 4 and word.isdigit():
+        return int(word)
+    return word
 
 
 def validate_tier(tier, where="tier"):
-    """A clean copy of one tier; BadDeck naming `where` and the field if it is malformed."""
-    if not isinstance(tier, dict):
-        raise BadDeck("%s must be a table like {\"do\": \"draw\", \"guest\": 6}, got %r" % (where, tier))
-    verb = tier.get("do")
+    """A tier as a list [verb, int...] from "exchange 4 5" or ["exchange", 4, 5]; BadDeck naming
+    `where` and the field if it is malformed."""
+    if isinstance(tier, str):
+        words = tier.split()
+        tier = words[:1] + [_number(w) for w in words[1:]]
+    if not isinstance(tier, (list, tuple)) or not tier:
+        raise BadDeck("%s must be a verb and its numbers, like \"draw 6\", got %r" % (where, tier))
+    verb = tier[0]
     if verb not in VERBS:
-        raise BadDeck("%s: field 'do' must be one of %s, got %r" % (where, ", ".join(VERB_ORDER), verb))
-    fields = VERBS[verb]
-    for key in tier:
-        if key != "do" and key not in fields:
-            raise BadDeck("%s: %s takes the fields %s; unknown field %r"
-                          % (where, verb, ", ".join(fields), key))
-    out = {"do": verb}
-    for key in fields:
-        if key not in tier:
-            raise BadDeck("%s: %s needs the field %r" % (where, verb, key))
-        v = tier[key]
+        raise BadDeck("%s: the verb must be one of %s, got %r" % (where, ", ".join(VERB_ORDER), verb))
+    names = VERBS[verb]
+    if len(tier) != 1 + len(names):
+        raise BadDeck("%s: %s takes %d number%s (%s), got %d"
+                      % (where, verb, len(names), "" if len(names) == 1 else "s", ", ".join(names),
+                         len(tier) - 1))
+    out = [verb]
+    for i in range(len(names)):
+        key = names[i]
+        v = tier[1 + i]
         if key == "gems":
             if not _is_int(v) or not (1 <= v <= MAX_GEMS):
-                raise BadDeck("%s: field 'gems' must be a whole number 1-%d, got %r" % (where, MAX_GEMS, v))
+                raise BadDeck("%s: %s's gems must be a whole number 1-%d, got %r"
+                              % (where, verb, MAX_GEMS, v))
         elif not _is_int(v) or not (1 <= v <= GUESTS):
-            raise BadDeck("%s: field %r must be a guest number 1-%d, got %r" % (where, key, GUESTS, v))
-        out[key] = v
-    other = out.get("with", out.get("reveal"))
-    if other is not None and other == out["guest"]:
-        raise BadDeck("%s: field %r names Guest %d, the same guest as field 'guest'"
-                      % (where, "with" if "with" in out else "reveal", other))
+            raise BadDeck("%s: %s's %s must be a guest number 1-%d, got %r" % (where, verb, key, GUESTS, v))
+        out.append(v)
+    for key in ("with", "reveal"):
+        if field(out, key) == out[1]:
+            raise BadDeck("%s: %s names Guest %d twice (%s and guest)" % (where, verb, out[1], key))
     return out
 
 
+def _split_line(line):
+    """(name, [action 1 tier texts], [action 2 tier texts]) of a card line; None if not shaped so."""
+    head, colon, body = line.partition(":")
+    if not colon:
+        return None
+    actions = body.split(";")
+    return head.strip(), [[x.strip() for x in a.split(",")] for a in actions]
+
+
 def validate_card(card, index=0):
-    """A clean copy of one card; BadDeck naming the card (number and name) and the field."""
-    label = _card_label(index, card)
-    if not isinstance(card, dict):
-        raise BadDeck("%s must be a table with 'name' and 'actions', got %r" % (label, card))
-    for key in card:
-        if key not in ("name", "actions"):
-            raise BadDeck("%s: unknown field %r (a card has 'name' and 'actions')" % (label, key))
-    name = card.get("name")
-    if not isinstance(name, str) or not (1 <= len(name) <= MAX_NAME):
-        raise BadDeck("%s: field 'name' must be a text of 1-%d characters, got %r" % (label, MAX_NAME, name))
-    actions = card.get("actions")
+    """The card as its canonical line; BadDeck naming the card (number and name) and the field."""
+    label = "automa card %d" % (index + 1)
+    if isinstance(card, str):
+        split = _split_line(card)
+        if split is None:
+            raise BadDeck("%s must read \"name: tier, tier; tier, tier\", got %r" % (label, card))
+        name, actions = split
+    elif isinstance(card, dict):
+        for key in card:
+            if key not in ("name", "actions"):
+                raise BadDeck("%s: unknown field %r (a card has 'name' and 'actions')" % (label, key))
+        name = card.get("name")
+        actions = card.get("actions")
+    else:
+        raise BadDeck("%s must be a line of text or a table with 'name' and 'actions', got %r"
+                      % (label, card))
+    if not isinstance(name, str) or not (1 <= len(name) <= MAX_NAME) or ":" in name or name != name.strip():
+        raise BadDeck("%s: the name must be 1-%d characters without ':' or outer spaces, got %r"
+                      % (label, MAX_NAME, name))
+    label = "automa card %d (%r)" % (index + 1, name)
     if not isinstance(actions, (list, tuple)) or len(actions) != 2:
-        raise BadDeck("%s: field 'actions' must list exactly 2 actions, got %r" % (label, actions))
+        raise BadDeck("%s: a card has exactly 2 actions, got %s"
+                      % (label, len(actions) if isinstance(actions, (list, tuple)) else repr(actions)))
     out = []
     for a in range(2):
         tiers = actions[a]
@@ -113,11 +147,25 @@ def validate_card(card, index=0):
                           % (label, a + 1, tiers))
         out.append([validate_tier(tiers[t], "%s, action %d, %s tier" % (label, a + 1, TIER_NAMES[t]))
                     for t in range(len(tiers))])
-    return {"name": name, "actions": out}
+    return format_card(name, out)
+
+
+def format_card(name, actions):
+    """The one-line form of a card from its name and two lists of list tiers."""
+    return "%s: %s" % (name, "; ".join(", ".join(" ".join(str(x) for x in t) for t in tiers)
+                                       for tiers in actions))
+
+
+def parse_card(line):
+    """A card line (already validated) as {"name": str, "actions": [[tier, ...], [tier, ...]]}
+    with list tiers, the form resolve_card() takes."""
+    name, actions = _split_line(line)
+    return {"name": name, "actions": [[validate_tier(t) for t in tiers] for tiers in actions]}
 
 
 def validate_deck(cards):
-    """A clean copy of a whole deck (a list of cards); BadDeck naming the first bad card and field."""
+    """A whole deck (a list of cards, lines or tables) as a list of canonical lines; BadDeck
+    naming the first bad card and field."""
     if not isinstance(cards, (list, tuple)):
         raise BadDeck("an automa deck must be a list of cards, got %r" % (cards,))
     if not (1 <= len(cards) <= MAX_CARDS):
@@ -125,12 +173,13 @@ def validate_deck(cards):
     out = []
     seen = {}
     for i in range(len(cards)):
-        card = validate_card(cards[i], i)
-        if card["name"] in seen:
-            raise BadDeck("%s: the name is already used by automa card %d"
-                          % (_card_label(i, card), seen[card["name"]] + 1))
-        seen[card["name"]] = i
-        out.append(card)
+        line = validate_card(cards[i], i)
+        name = line.partition(":")[0]
+        if name in seen:
+            raise BadDeck("automa card %d (%r): the name is already used by automa card %d"
+                          % (i + 1, name, seen[name] + 1))
+        seen[name] = i
+        out.append(line)
     return out
 
 
@@ -148,8 +197,8 @@ GAME_OVER = "over"  # [GAME_OVER]: the first action ended the game
 
 def blocker(table, tier):
     """None if the tier can be taken on this table now, else the first reason it cannot."""
-    verb = tier["do"]
-    g = tier["guest"]
+    verb = tier[0]
+    g = tier[1]
     if not table.present(g):
         return [ABSENT, g]
     if verb == "reveal_clue":
@@ -163,20 +212,20 @@ def blocker(table, tier):
     if verb == "leave":
         return None
     if verb == "exchange":
-        b = tier["with"]
+        b = tier[2]
         if not table.present(b):
             return [ABSENT, b]
         for who in (g, b):
             if table.unshown_count(who) == 0:
                 return [NO_UNSHOWN, who]
         return None
-    # return_reveal, expend_reveal
-    b = tier["reveal"]
+    # return_reveal, expend_reveal: [verb, giver, gems, revealed guest]
+    b = tier[3]
     if not table.present(b):
         return [ABSENT, b]
     if not table.role_hidden(b):
         return [ROLE_SHOWN, b]
-    need = table.return_need(tier["gems"]) if verb == "return_reveal" else tier["gems"]
+    need = table.return_need(tier[2]) if verb == "return_reveal" else tier[2]
     have = table.gems_beneath(g)
     if have < need:
         return [SHORT, g, have, need]
@@ -185,21 +234,21 @@ def blocker(table, tier):
 
 def _take(table, tier):
     """Carry out a tier that can be taken; returns what happened (a dict for the record)."""
-    verb = tier["do"]
-    g = tier["guest"]
+    verb = tier[0]
+    g = tier[1]
     if verb == "reveal_clue":
         return table.automa_reveal_clue(g)
     if verb == "exchange":
-        return table.automa_exchange(g, tier["with"])
+        return table.automa_exchange(g, tier[2])
     if verb == "draw":
         return table.automa_draw(g)
     if verb == "leave":
         return table.automa_leave(g)
     if verb == "return_reveal":
-        did = table.automa_return(g, tier["gems"])
+        did = table.automa_return(g, tier[2])
     else:
-        did = table.automa_expend(g, tier["gems"])
-    did.update(table.automa_reveal_role(tier["reveal"]))
+        did = table.automa_expend(g, tier[2])
+    did.update(table.automa_reveal_role(tier[3]))
     return did
 
 
@@ -225,19 +274,18 @@ def resolve_card(table, card):
 # -- words ----------------------------------------------------------------
 def tier_text(tier):
     """The tier as the card prints it, e.g. "Guest 4 exchanges an unshown clue with Guest 5"."""
-    verb = tier["do"]
-    g = tier["guest"]
+    verb = tier[0]
+    g = tier[1]
     if verb == "reveal_clue":
         return "Reveal Guest %d's clue" % g
     if verb == "exchange":
-        return "Guest %d exchanges an unshown clue with Guest %d" % (g, tier["with"])
+        return "Guest %d exchanges an unshown clue with Guest %d" % (g, tier[2])
     if verb == "return_reveal":
-        return "Guest %d returns %d gems to you, revealing Guest %d's role" % (
-            g, tier["gems"], tier["reveal"])
+        return "Guest %d returns %d gems to you, revealing Guest %d's role" % (g, tier[2], tier[3])
     if verb == "draw":
         return "Guest %d draws a clue" % g
     if verb == "expend_reveal":
-        return "Guest %d expends %d gems to reveal Guest %d" % (g, tier["gems"], tier["reveal"])
+        return "Guest %d expends %d gems to reveal Guest %d" % (g, tier[2], tier[3])
     return "Guest %d leaves the party" % g
 
 
@@ -262,7 +310,7 @@ def describe_reason(reason):
 
 def guests_involved(tier):
     """The guests a tier names, in printed order (what a box lights)."""
-    return [tier[k] for k in ("guest", "with", "reveal") if k in tier]
+    return [field(tier, k) for k in ("guest", "with", "reveal") if k in VERBS[tier[0]]]
 
 
 def describe_action(tiers, outcome, outcome_text=None):

@@ -1,155 +1,30 @@
-"""The automa deck of solo Finding Anastasia as data (format: engine.anastasia_automa).
+"""The automa deck of solo Finding Anastasia as data: one card a line (format:
+engine.anastasia_automa).
 
 PRINTED is the example card of the rulebook, tier for tier. DEFAULT_DECK is this
 project's deck of 18 cards built around it; docs/anastasia-solo.md gives its design.
 A user deck in the same format replaces it (option automa_deck).
 """
 
-DEFAULT_DECK = [
-    {"name": "A1", "actions": [
-        [{"do": "reveal_clue", "guest": 1},
-         {"do": "exchange", "guest": 2, "with": 3},
-         {"do": "return_reveal", "guest": 5, "gems": 3, "reveal": 6}],
-        [{"do": "draw", "guest": 4},
-         {"do": "expend_reveal", "guest": 3, "gems": 3, "reveal": 6},
-         {"do": "leave", "guest": 1}],
-    ]},
-    {"name": "A2", "actions": [
-        [{"do": "reveal_clue", "guest": 2},
-         {"do": "exchange", "guest": 3, "with": 4},
-         {"do": "return_reveal", "guest": 6, "gems": 3, "reveal": 1}],
-        [{"do": "draw", "guest": 5},
-         {"do": "expend_reveal", "guest": 4, "gems": 3, "reveal": 1},
-         {"do": "leave", "guest": 2}],
-    ]},
-    {"name": "printed", "actions": [
-        [{"do": "reveal_clue", "guest": 3},
-         {"do": "exchange", "guest": 4, "with": 5},
-         {"do": "return_reveal", "guest": 1, "gems": 3, "reveal": 2}],
-        [{"do": "draw", "guest": 6},
-         {"do": "expend_reveal", "guest": 5, "gems": 3, "reveal": 2},
-         {"do": "leave", "guest": 3}],
-    ]},
-    {"name": "A4", "actions": [
-        [{"do": "reveal_clue", "guest": 4},
-         {"do": "exchange", "guest": 5, "with": 6},
-         {"do": "return_reveal", "guest": 2, "gems": 3, "reveal": 3}],
-        [{"do": "draw", "guest": 1},
-         {"do": "expend_reveal", "guest": 6, "gems": 3, "reveal": 3},
-         {"do": "leave", "guest": 4}],
-    ]},
-    {"name": "A5", "actions": [
-        [{"do": "reveal_clue", "guest": 5},
-         {"do": "exchange", "guest": 6, "with": 1},
-         {"do": "return_reveal", "guest": 3, "gems": 3, "reveal": 4}],
-        [{"do": "draw", "guest": 2},
-         {"do": "expend_reveal", "guest": 1, "gems": 3, "reveal": 4},
-         {"do": "leave", "guest": 5}],
-    ]},
-    {"name": "A6", "actions": [
-        [{"do": "reveal_clue", "guest": 6},
-         {"do": "exchange", "guest": 1, "with": 2},
-         {"do": "return_reveal", "guest": 4, "gems": 3, "reveal": 5}],
-        [{"do": "draw", "guest": 3},
-         {"do": "expend_reveal", "guest": 2, "gems": 3, "reveal": 5},
-         {"do": "leave", "guest": 6}],
-    ]},
-    {"name": "B1", "actions": [
-        [{"do": "exchange", "guest": 1, "with": 4},
-         {"do": "reveal_clue", "guest": 2},
-         {"do": "expend_reveal", "guest": 5, "gems": 4, "reveal": 3}],
-        [{"do": "draw", "guest": 6},
-         {"do": "return_reveal", "guest": 4, "gems": 2, "reveal": 2},
-         {"do": "leave", "guest": 5}],
-    ]},
-    {"name": "B2", "actions": [
-        [{"do": "exchange", "guest": 2, "with": 5},
-         {"do": "reveal_clue", "guest": 3},
-         {"do": "expend_reveal", "guest": 6, "gems": 4, "reveal": 4}],
-        [{"do": "draw", "guest": 1},
-         {"do": "return_reveal", "guest": 5, "gems": 2, "reveal": 3},
-         {"do": "leave", "guest": 6}],
-    ]},
-    {"name": "B3", "actions": [
-        [{"do": "exchange", "guest": 3, "with": 6},
-         {"do": "reveal_clue", "guest": 4},
-         {"do": "expend_reveal", "guest": 1, "gems": 4, "reveal": 5}],
-        [{"do": "draw", "guest": 2},
-         {"do": "return_reveal", "guest": 6, "gems": 2, "reveal": 4},
-         {"do": "leave", "guest": 1}],
-    ]},
-    {"name": "B4", "actions": [
-        [{"do": "exchange", "guest": 4, "with": 1},
-         {"do": "reveal_clue", "guest": 5},
-         {"do": "expend_reveal", "guest": 2, "gems": 4, "reveal": 6}],
-        [{"do": "draw", "guest": 3},
-         {"do": "return_reveal", "guest": 1, "gems": 2, "reveal": 5},
-         {"do": "leave", "guest": 2}],
-    ]},
-    {"name": "B5", "actions": [
-        [{"do": "exchange", "guest": 5, "with": 2},
-         {"do": "reveal_clue", "guest": 6},
-         {"do": "expend_reveal", "guest": 3, "gems": 4, "reveal": 1}],
-        [{"do": "draw", "guest": 4},
-         {"do": "return_reveal", "guest": 2, "gems": 2, "reveal": 6},
-         {"do": "leave", "guest": 3}],
-    ]},
-    {"name": "B6", "actions": [
-        [{"do": "exchange", "guest": 6, "with": 3},
-         {"do": "reveal_clue", "guest": 1},
-         {"do": "expend_reveal", "guest": 4, "gems": 4, "reveal": 2}],
-        [{"do": "draw", "guest": 5},
-         {"do": "return_reveal", "guest": 3, "gems": 2, "reveal": 1},
-         {"do": "leave", "guest": 4}],
-    ]},
-    {"name": "C1", "actions": [
-        [{"do": "reveal_clue", "guest": 3},
-         {"do": "exchange", "guest": 6, "with": 2},
-         {"do": "return_reveal", "guest": 1, "gems": 2, "reveal": 5}],
-        [{"do": "draw", "guest": 5},
-         {"do": "leave", "guest": 4},
-         {"do": "expend_reveal", "guest": 6, "gems": 4, "reveal": 3}],
-    ]},
-    {"name": "C2", "actions": [
-        [{"do": "reveal_clue", "guest": 4},
-         {"do": "exchange", "guest": 1, "with": 3},
-         {"do": "return_reveal", "guest": 2, "gems": 2, "reveal": 6}],
-        [{"do": "draw", "guest": 6},
-         {"do": "leave", "guest": 5},
-         {"do": "expend_reveal", "guest": 1, "gems": 4, "reveal": 4}],
-    ]},
-    {"name": "C3", "actions": [
-        [{"do": "reveal_clue", "guest": 5},
-         {"do": "exchange", "guest": 2, "with": 4},
-         {"do": "return_reveal", "guest": 3, "gems": 2, "reveal": 1}],
-        [{"do": "draw", "guest": 1},
-         {"do": "leave", "guest": 6},
-         {"do": "expend_reveal", "guest": 2, "gems": 4, "reveal": 5}],
-    ]},
-    {"name": "C4", "actions": [
-        [{"do": "reveal_clue", "guest": 6},
-         {"do": "exchange", "guest": 3, "with": 5},
-         {"do": "return_reveal", "guest": 4, "gems": 2, "reveal": 2}],
-        [{"do": "draw", "guest": 2},
-         {"do": "leave", "guest": 1},
-         {"do": "expend_reveal", "guest": 3, "gems": 4, "reveal": 6}],
-    ]},
-    {"name": "C5", "actions": [
-        [{"do": "reveal_clue", "guest": 1},
-         {"do": "exchange", "guest": 4, "with": 6},
-         {"do": "return_reveal", "guest": 5, "gems": 2, "reveal": 3}],
-        [{"do": "draw", "guest": 3},
-         {"do": "leave", "guest": 2},
-         {"do": "expend_reveal", "guest": 4, "gems": 4, "reveal": 1}],
-    ]},
-    {"name": "C6", "actions": [
-        [{"do": "reveal_clue", "guest": 2},
-         {"do": "exchange", "guest": 5, "with": 1},
-         {"do": "return_reveal", "guest": 6, "gems": 2, "reveal": 4}],
-        [{"do": "draw", "guest": 4},
-         {"do": "leave", "guest": 3},
-         {"do": "expend_reveal", "guest": 5, "gems": 4, "reveal": 2}],
-    ]},
-]
+PRINTED = "printed: reveal_clue 3, exchange 4 5, return_reveal 1 3 2; draw 6, expend_reveal 5 3 2, leave 3"
 
-PRINTED = DEFAULT_DECK[2]
+DEFAULT_DECK = [
+    "A1: reveal_clue 1, exchange 2 3, return_reveal 5 3 6; draw 4, expend_reveal 3 3 6, leave 1",
+    "A2: reveal_clue 2, exchange 3 4, return_reveal 6 3 1; draw 5, expend_reveal 4 3 1, leave 2",
+    PRINTED,
+    "A4: reveal_clue 4, exchange 5 6, return_reveal 2 3 3; draw 1, expend_reveal 6 3 3, leave 4",
+    "A5: reveal_clue 5, exchange 6 1, return_reveal 3 3 4; draw 2, expend_reveal 1 3 4, leave 5",
+    "A6: reveal_clue 6, exchange 1 2, return_reveal 4 3 5; draw 3, expend_reveal 2 3 5, leave 6",
+    "B1: exchange 1 4, reveal_clue 2, expend_reveal 5 4 3; draw 6, return_reveal 4 2 2, leave 5",
+    "B2: exchange 2 5, reveal_clue 3, expend_reveal 6 4 4; draw 1, return_reveal 5 2 3, leave 6",
+    "B3: exchange 3 6, reveal_clue 4, expend_reveal 1 4 5; draw 2, return_reveal 6 2 4, leave 1",
+    "B4: exchange 4 1, reveal_clue 5, expend_reveal 2 4 6; draw 3, return_reveal 1 2 5, leave 2",
+    "B5: exchange 5 2, reveal_clue 6, expend_reveal 3 4 1; draw 4, return_reveal 2 2 6, leave 3",
+    "B6: exchange 6 3, reveal_clue 1, expend_reveal 4 4 2; draw 5, return_reveal 3 2 1, leave 4",
+    "C1: reveal_clue 3, exchange 6 2, return_reveal 1 2 5; draw 5, leave 4, expend_reveal 6 4 3",
+    "C2: reveal_clue 4, exchange 1 3, return_reveal 2 2 6; draw 6, leave 5, expend_reveal 1 4 4",
+    "C3: reveal_clue 5, exchange 2 4, return_reveal 3 2 1; draw 1, leave 6, expend_reveal 2 4 5",
+    "C4: reveal_clue 6, exchange 3 5, return_reveal 4 2 2; draw 2, leave 1, expend_reveal 3 4 6",
+    "C5: reveal_clue 1, exchange 4 6, return_reveal 5 2 3; draw 3, leave 2, expend_reveal 4 4 1",
+    "C6: reveal_clue 2, exchange 5 1, return_reveal 6 2 4; draw 4, leave 3, expend_reveal 5 4 2",
+]

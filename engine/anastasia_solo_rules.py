@@ -6,7 +6,6 @@ validate() checks a whole set of options and returns a clean copy.
 """
 
 from engine import anastasia_automa
-from engine.anastasia_automa_deck import DEFAULT_DECK
 
 # Readings of the open points, each with the values an option may take (default first).
 CHOICES = {
@@ -64,8 +63,8 @@ def _is_int(v):
 def validate(players, options):
     """Every option filled in and checked; ValueError naming the option if one is wrong.
 
-    The automa deck comes back validated (anastasia_automa.BadDeck, a ValueError, names
-    the card and field)."""
+    A user's automa deck comes back as a validated copy (anastasia_automa.BadDeck, a
+    ValueError, names the card and field); None stands for the built-in deck."""
     for name in options:
         if name not in OPTIONS:
             raise ValueError("unknown anastasia_solo option %r (known: %s)"
@@ -82,8 +81,8 @@ def validate(players, options):
                 raise ValueError("option %s must be one of %s, got %r"
                                  % (name, ", ".join(CHOICES[name]), value))
         out[name] = value
-    deck = out["automa_deck"]
-    out["automa_deck"] = anastasia_automa.validate_deck(DEFAULT_DECK if deck is None else deck)
+    if out["automa_deck"] is not None:
+        out["automa_deck"] = anastasia_automa.validate_deck(out["automa_deck"])
     purse = out["purse_solo"] if players == 1 else out["purse_group"]
     needed = purse * players + out["guest_gems"] * GUESTS
     if needed > out["gem_total"]:
