@@ -265,10 +265,10 @@ class SoloState:
 
     def _next_turn(self):
         """Pass the turn on; after the last player still in, the automa's turn comes."""
+        self.actions_left = ACTIONS_PER_TURN
         for p in range(self.turn + 1, self.players):
             if not self.out[p]:
                 self.turn = p
-                self.actions_left = ACTIONS_PER_TURN
                 return
         self.phase = AUTOMA
 

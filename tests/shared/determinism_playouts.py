@@ -1,8 +1,9 @@
-"""Seeded random Anomia playouts printed as digest sequences, to compare CPython with MicroPython.
+"""Seeded random playouts printed as digest sequences, to compare CPython with MicroPython.
 
 Usage (from the repository root):
-    .venv/bin/micropython -X heapsize=192k tests/shared/determinism_playouts.py [count]
-    .venv/bin/python tests/shared/determinism_playouts.py [count]
+    .venv/bin/micropython -X heapsize=192k tests/shared/determinism_playouts.py [count [game]]
+    .venv/bin/python tests/shared/determinism_playouts.py [count [game]]
+game is anomia (the default) or anastasia_solo.
 Both must print the same lines: per playout a "start" line with the setup digest,
 one line per step (step number, action, digest after it) and an "end" line with
 the scores; a last line "playouts N". tests/host/test_determinism.py runs both.
@@ -21,16 +22,35 @@ DEFAULT_COUNT = 100
 
 
 def playout_spec(i):
-    """(seed, players, options) of playout i: every player count and both decks in turn."""
+    """(seed, players, options) of Anomia playout i: every player count and both decks in turn."""
     return i * 7919 + 3, 3 + i % 4, {"deck": ("blue", "red")[(i // 4) % 2]}
 
 
-def emit_playouts(count, emit):
-    game = games.get_game("anomia")
+# One reading of the open points per playout (engine.anastasia_solo_rules), in turn.
+SOLO_READINGS = (
+    {},
+    {"returned_gems": "each", "token_pool": "each", "unshown": "face_down"},
+    {"automa_finds_anastasia": "players_win", "clue_fee_to": "supply", "deck_blanks": 5},
+    {"automa_deck": ["one: reveal_clue 1, leave 2; draw 3, expend_reveal 4 1 5, return_reveal 6 1 2"]},
+)
+
+
+def solo_spec(i):
+    """(seed, players, options) of solo Anastasia playout i: 1-3 players and every reading in turn."""
+    return i * 7919 + 5, 1 + i % 3, SOLO_READINGS[(i // 3) % len(SOLO_READINGS)]
+
+
+SPECS = {"anomia": playout_spec, "anastasia_solo": solo_spec}
+
+
+def emit_playouts(count, emit, name="anomia"):
+    game = games.get_game(name)
+    spec = SPECS[name]
     for i in range(count):
-        seed, players, options = playout_spec(i)
+        seed, players, options = spec(i)
         state = game.new_game(seed, players, **options)
-        emit("%d start seed=%d players=%d deck=%s %s" % (i, seed, players, options["deck"], state.digest()))
+        emit("%d start seed=%d players=%d options=%s %s"
+             % (i, seed, players, canonical(options), state.digest()))
         step = [0]
 
         def after(st, action, i=i, step=step):
@@ -44,7 +64,7 @@ def emit_playouts(count, emit):
 
 def main(argv):
     count = int(argv[1]) if len(argv) > 1 else DEFAULT_COUNT
-    emit_playouts(count, print)
+    emit_playouts(count, print, argv[2] if len(argv) > 2 else "anomia")
     return 0
 
 
