@@ -36,7 +36,6 @@ ACTIONS_PER_TURN = 2
 PARTY = 0
 REMOVED = 1  # removed by a player, role set aside unrevealed
 LEFT = 2  # sent away by the automa ("leaves the party")
-STATUS_NAMES = ("party", "removed", "left")
 
 # Phases.
 PLAY = "play"
@@ -123,8 +122,15 @@ class SoloState:
     def players_in(self):
         return [p for p in range(self.players) if not self.out[p]]
 
+    def shared_tokens(self):
+        return self.options["token_pool"] == "shared"
+
+    def token_slot(self, p):
+        """Where player p's tokens are counted in self.tokens: the table's one pool, or p's own."""
+        return 0 if self.shared_tokens() else p
+
     def tokens_of(self, p):
-        return self.tokens[0] if len(self.tokens) == 1 else self.tokens[p]
+        return self.tokens[self.token_slot(p)]
 
     def clue_fee(self, g):
         """The fee for one more of Guest g's clues: 1 for its first face-up clue, 2 for the second..."""
@@ -316,7 +322,7 @@ class SoloState:
             x.revealed[s] = True
         elif op == "look":
             g, s = args
-            self.tokens[0 if len(self.tokens) == 1 else p] -= 1
+            self.tokens[self.token_slot(p)] -= 1
             self.guest(g).looked[s] |= 1 << p
         else:  # reveal_role
             x = self.guest(args[0])
@@ -456,7 +462,7 @@ class SoloState:
                                     % (g, fee, "" if fee == 1 else "s", player_name(p), self.purses[p]))
         else:  # look
             if self.tokens_of(p) <= 0:
-                raise IllegalAction("%s has no token left" % ("the table" if len(self.tokens) == 1
+                raise IllegalAction("%s has no token left" % ("the table" if self.shared_tokens()
                                                               else player_name(p)))
             if self.guest(g).looked[s] & (1 << p):
                 raise IllegalAction("%s already looked at Guest %d's clue in slot %d"

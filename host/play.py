@@ -66,6 +66,8 @@ def print_score_table(state, write):
         write("%-6s  %5d%s" % (player(p), score, "  winner" if p in winners else ""))
     if len(winners) == 1:
         write("winner: %s" % player(winners[0]))
+    elif not winners:
+        write("no winner")
     else:
         write("shared win: %s" % ", ".join(player(p) for p in winners))
 

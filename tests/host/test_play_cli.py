@@ -54,11 +54,18 @@ def test_draws_match_the_engine_turn_by_turn(capsys):
             line.endswith(" P%d draws again %s from pile %d" % (p + 1, label, pile)), line
 
 
+def test_a_game_nobody_won_says_so(capsys):
+    # solo Finding Anastasia, seed 3: both players reveal a guest who is not Anastasia
+    status, out, _ = _play(capsys, "anastasia_solo", "--players", "2", "--seed", "3")
+    assert status == 0
+    assert out.splitlines()[-4:] == ["player  score", "P1          0", "P2          0", "no winner"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["anomia", "--players", "2"], "anomia needs 3-6 players, got 2"),
     (["anomia", "--players", "9"], "anomia needs 3-6 players, got 9"),
     (["anomia", "--seed", "abc"], "invalid int value: 'abc'"),
-    (["chess"], "unknown game 'chess' (known: anomia, anomia_score)"),
+    (["chess"], "unknown game 'chess' (known: anastasia_solo, anomia, anomia_score)"),
     (["anomia", "--option", "deck=green"], "deck must be one of blue, red"),
     (["anomia", "--option", "nokey"], "--option needs KEY=VALUE"),
 ])
