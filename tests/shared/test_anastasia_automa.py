@@ -353,6 +353,14 @@ def test_reshuffle_when_the_automa_deck_is_empty():
                   phase=solo.AUTOMA)
     automa_turn(again)
     assert again.automa_deck == state.automa_deck and again.digest() == state.digest()
+    # the new order is the PRNG's shuffle, not the order of the discards
+    orders = set()
+    for seed in range(6):
+        other = table(automa_deck=deck, automa=[], discard=[3, 1, 0, 2], deck=[13, 14], anastasia=1,
+                      phase=solo.AUTOMA, seed=seed)
+        automa_turn(other)
+        orders.add(tuple(other.automa_deck + other.automa_discard))
+    assert len(orders) > 2, orders
     # the next turns draw the rest without reshuffling, then reshuffle all four again
     seen = [drawn]
     for _ in range(3):

@@ -198,6 +198,21 @@ def test_revealing_anyone_else_puts_the_player_out():
     assert state.scores() == [0, 0, 0]
 
 
+def test_an_out_player_is_skipped_within_a_round():
+    state = table(players=3, anastasia=5, turn=1)
+    state.apply(["reveal_role", 2])  # P2 is out
+    assert state.current_player() == 2
+    state.apply(["look", 1, 0])
+    state.apply(["look", 1, 1])
+    state.apply(["automa"])
+    assert state.current_player() == 0
+    state.apply(["look", 1, 2])
+    state.apply(["look", 3, 0])
+    assert state.current_player() == 2  # P2 is passed over
+    state.apply(["reveal_role", 1])
+    assert state.current_player() == CHANCE and state.out == [False, True, True]
+
+
 def test_a_solo_player_who_reveals_a_guest_loses():
     state = table(anastasia=6)
     state.apply(["reveal_role", 1])
