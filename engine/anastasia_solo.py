@@ -23,7 +23,7 @@ current_player() is core.CHANCE until ["automa"] is applied; after the end, core
 from engine import anastasia_automa, anastasia_cards, anastasia_solo_rules
 from engine.anastasia_automa_deck import DEFAULT_DECK
 from engine.anastasia_solo_rules import GUESTS, validate
-from engine.core import CHANCE, TERMINAL, IllegalAction, digest_of
+from engine.core import CHANCE, TERMINAL, IllegalAction, copy_data, digest_of
 from engine.rng import Rng
 
 MIN_PLAYERS = 1
@@ -483,7 +483,7 @@ class SoloState:
             "game": "anastasia_solo",
             "version": STATE_VERSION,
             "players": self.players,
-            "options": copy_json(self.options),
+            "options": copy_data(self.options),
             "rng": self.rng.state(),
             "roles": [x.role for x in gs],
             "status": [x.status for x in gs],
@@ -508,7 +508,7 @@ class SoloState:
             "round": self.round,
             "share_next": self.share_next,
             "result": None if self.result is None else dict(self.result),
-            "last_automa": copy_json(self.last_automa),
+            "last_automa": copy_data(self.last_automa),
         }
 
     def digest(self):
@@ -568,15 +568,6 @@ def _outcome_text(did):
     if "gems" in did and did["gems"]:
         parts.append("%d gems back to the supply" % did["gems"])
     return "; ".join(parts) or None
-
-
-def copy_json(obj):
-    """A deep copy of JSON-shaped data (dicts, lists, scalars)."""
-    if isinstance(obj, dict):
-        return {k: copy_json(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [copy_json(v) for v in obj]
-    return obj
 
 
 def new_game(seed, players, **options):

@@ -18,11 +18,10 @@ from engine.anastasia_solo import (
     STATE_VERSION,
     Guest,
     SoloState,
-    copy_json,
     player_name,
 )
 from engine.anastasia_solo_rules import GUESTS, validate
-from engine.core import BadState, canonical
+from engine.core import BadState, canonical, copy_data
 from engine.rng import Rng
 
 
@@ -167,7 +166,7 @@ def _load_last_automa(state, rec):
         canonical(rec)
     except ValueError as e:
         _bad("last_automa: %s" % e)
-    state.last_automa = copy_json(rec)
+    state.last_automa = copy_data(rec)
 
 
 def _check_table(state):

@@ -77,50 +77,41 @@ def test_the_default_deck_is_valid_and_uses_every_verb_on_every_guest():
         assert uses[verb] == {1, 2, 3, 4, 5, 6}, verb
 
 
-def test_bad_cards_are_refused_naming_the_card_and_the_field():
-    def bad(line):
-        return str(raises(automa.BadDeck, automa.validate_deck, [DEFAULT_DECK[0], line]))
+GOOD = "c7: reveal_clue 3, exchange 4 5, return_reveal 1 3 2; draw 6, expend_reveal 5 3 2, leave 3"
 
-    good = "c7: reveal_clue 3, exchange 4 5, return_reveal 1 3 2; draw 6, expend_reveal 5 3 2, leave 3"
-    assert automa.validate_deck([good]) == [good]
-    msg = bad(good.replace("draw 6", "draw 7"))
-    assert msg == ("automa card 2 ('c7'), action 2, primary tier: "
-                   "draw's guest must be a guest number 1-6, got 7")
-    msg = bad(good.replace("return_reveal 1 3 2", "return_reveal 1 0 2"))
-    assert "action 1, tertiary tier: return_reveal's gems must be a whole number 1-20, got 0" in msg
-    msg = bad(good.replace("return_reveal 1 3 2", "return_reveal 1 three 2"))
-    assert "return_reveal's gems must be a whole number 1-20, got 'three'" in msg
-    msg = bad(good.replace("exchange 4 5", "exchange 4 4"))
-    assert "action 1, secondary tier: exchange names Guest 4 twice" in msg
-    msg = bad(good.replace("reveal_clue 3", "steal 3"))
-    assert "the verb must be one of reveal_clue, exchange" in msg and "'steal'" in msg
-    msg = bad(good.replace("expend_reveal 5 3 2", "expend_reveal 5 3"))
-    assert "action 2, secondary tier: expend_reveal takes 3 numbers (guest, gems, reveal), got 2" in msg
-    msg = bad(good.replace("leave 3", "leave 3 2"))
-    assert "leave takes 1 number (guest), got 2" in msg
-    msg = bad(good.replace("; draw", ", reveal_clue 2; draw"))
-    assert "action 1: must list 1-3 tiers" in msg
-    msg = bad(good + "; leave 1")
-    assert "a card has exactly 2 actions, got 3" in msg
-    msg = bad(good.replace(", leave 3", ", "))
-    assert "action 2, tertiary tier must be a verb and its numbers" in msg
-    msg = bad(good.replace("c7:", "c7"))
-    assert "automa card 2 must read" in msg
-    msg = bad(good.replace("c7:", ":"))
-    assert "automa card 2: the name must be 1-24 characters" in msg
-    msg = bad(DEFAULT_DECK[0])
-    assert "automa card 2 ('A1'): the name is already used by automa card 1" in msg
-    msg = bad({"name": "c7", "actions": [[["draw", 6]], [["leave", True]]]})
-    assert msg == ("automa card 2 ('c7'), action 2, primary tier: "
-                   "leave's guest must be a guest number 1-6, got True")
-    msg = bad({"name": "c7", "actions": [[["draw", 6]], [["leave", 1]]], "colour": "red"})
-    assert "unknown field 'colour'" in msg
-    msg = bad({"name": "c7", "actions": [[["draw", 6]]]})
-    assert "a card has exactly 2 actions, got 1" in msg
-    msg = bad({"name": "c7", "actions": [[["draw", 6]], []]})
-    assert "action 2: must list 1-3 tiers" in msg
-    msg = bad(7)
-    assert "automa card 2 must be a line of text or a table" in msg
+# (a bad second card, words its error must hold)
+BAD_CARDS = [
+    (GOOD.replace("draw 6", "draw 7"),
+     "automa card 2 ('c7'), action 2, primary tier: draw's guest must be a guest number 1-6, got 7"),
+    (GOOD.replace("return_reveal 1 3 2", "return_reveal 1 0 2"),
+     "action 1, tertiary tier: return_reveal's gems must be a whole number 1-20, got 0"),
+    (GOOD.replace("return_reveal 1 3 2", "return_reveal 1 three 2"),
+     "return_reveal's gems must be a whole number 1-20, got 'three'"),
+    (GOOD.replace("exchange 4 5", "exchange 4 4"), "action 1, secondary tier: exchange names Guest 4 twice"),
+    (GOOD.replace("reveal_clue 3", "steal 3"), "the verb must be one of reveal_clue, exchange, return_"),
+    (GOOD.replace("expend_reveal 5 3 2", "expend_reveal 5 3"),
+     "action 2, secondary tier: expend_reveal takes 3 numbers (guest, gems, reveal), got 2"),
+    (GOOD.replace("leave 3", "leave 3 2"), "leave takes 1 number (guest), got 2"),
+    (GOOD.replace("; draw", ", reveal_clue 2; draw"), "action 1: must list 1-3 tiers"),
+    (GOOD + "; leave 1", "a card has exactly 2 actions, got 3"),
+    (GOOD.replace(", leave 3", ", "), "action 2, tertiary tier must be a verb and its numbers"),
+    (GOOD.replace("c7:", "c7"), "automa card 2 must read"),
+    (GOOD.replace("c7:", ":"), "automa card 2: the name must be 1-24 characters"),
+    (DEFAULT_DECK[0], "automa card 2 ('A1'): the name is already used by automa card 1"),
+    ({"name": "c7", "actions": [[["draw", 6]], [["leave", True]]]},
+     "automa card 2 ('c7'), action 2, primary tier: leave's guest must be a guest number 1-6, got True"),
+    ({"name": "c7", "actions": [[["draw", 6]], [["leave", 1]]], "colour": "red"}, "unknown field 'colour'"),
+    ({"name": "c7", "actions": [[["draw", 6]]]}, "a card has exactly 2 actions, got 1"),
+    ({"name": "c7", "actions": [[["draw", 6]], []]}, "action 2: must list 1-3 tiers"),
+    (7, "automa card 2 must be a line of text or a table"),
+]
+
+
+def test_bad_cards_are_refused_naming_the_card_and_the_field():
+    assert automa.validate_deck([GOOD]) == [GOOD]
+    for card_data, words in BAD_CARDS:
+        msg = str(raises(automa.BadDeck, automa.validate_deck, [DEFAULT_DECK[0], card_data]))
+        assert words in msg, (card_data, msg)
     assert "list of cards" in str(raises(automa.BadDeck, automa.validate_deck, {"cards": []}))
     assert "1-60 cards, got 0" in str(raises(automa.BadDeck, automa.validate_deck, []))
     # a bad deck given to the engine is refused the same way, before any game exists
