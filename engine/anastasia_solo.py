@@ -1,6 +1,9 @@
-"""Finding Anastasia for 1-3 players against the automa: the whole game with its hidden
-cards (docs/anastasia-solo.md). The readings of what the rulebook leaves open are options
-(engine.anastasia_solo_rules); the automa's cards and tiers are engine.anastasia_automa.
+"""Finding Anastasia for 1-3 players against the automa (docs/anastasia-solo.md). With cards
+"dealt" (the default) it is the whole game with its hidden cards; with cards "table" the
+cards are real and the state keeps what a box can know: where cards lie, gems, tokens,
+face-up and looked-at clues, and the roles the table reports. The readings of what the
+rulebook leaves open are options (engine.anastasia_solo_rules); the automa's cards and
+tiers are engine.anastasia_automa, its turn engine.anastasia_solo_automa.
 
 Seats 0..N-1 (shown as P1..PN) play in order, seat 0 (the youngest) first. Guests are
 numbered 1-6 as on the automa cards; a guest's clues are a list of card ids
@@ -10,19 +13,39 @@ position in that list, its slot (0 first).
 Actions (JSON-safe lists, exactly as legal_actions() returns them):
   ["remove", g]          remove Guest g from the party, taking the gems beneath it
   ["draw"]               draw the top 2 clues (the last one alone if only one is left)
-  ["keep", i]            after a draw of 2: keep drawn card i (0: the top one), the other goes back on top
+  ["keep", i]            after a dealt draw of 2: keep card i (0: the top one), the other goes back on top
   ["reveal_clue", g, s]  turn Guest g's clue in slot s face up, paying its fee
   ["look", g, s]         spend a token to look privately at Guest g's clue in slot s
   ["reveal_role", g]     turn Guest g's role face up: Anastasia wins, anyone else puts you out
   ["automa"]             (chance) the automa's turn after a round: draw its top card, resolve it
+  ["role_seen", x]       (chance, cards "table") the role just turned over is "anastasia" or "other"
 
 A turn is two actions (a draw and its keep are one). After the last player of a round,
-current_player() is core.CHANCE until ["automa"] is applied; after the end, core.TERMINAL.
+current_player() is core.CHANCE until ["automa"] is applied; while the table is to say
+what a turned role is, core.CHANCE too; after the end, core.TERMINAL.
 """
 
-from engine import anastasia_automa, anastasia_cards, anastasia_solo_rules
+from engine import anastasia_cards, anastasia_solo_rules
 from engine.anastasia_automa_deck import DEFAULT_DECK
-from engine.anastasia_solo_rules import GUESTS, validate
+from engine.anastasia_solo_automa import AutomaTable
+from engine.anastasia_solo_rules import (  # noqa: F401 - the state's names, for users of this module
+    ALL_OUT,
+    AUTOMA,
+    AUTOMA_FOUND,
+    FOUND,
+    GUESTS,
+    LEFT,
+    NONE_HIDDEN,
+    OTHER_ROLE,
+    OVER,
+    PARTY,
+    PLAY,
+    REMOVED,
+    REVEAL,
+    UNKNOWN,
+    player_name,
+    validate,
+)
 from engine.core import CHANCE, TERMINAL, IllegalAction, copy_data, digest_of
 from engine.rng import Rng
 
@@ -31,37 +54,18 @@ MAX_PLAYERS = 3
 STATE_VERSION = 1
 OPTIONS = anastasia_solo_rules.OPTIONS  # the printed numbers and this project's readings, by name
 ACTIONS_PER_TURN = 2
-
-# Where a guest is.
-PARTY = 0
-REMOVED = 1  # removed by a player, role set aside unrevealed
-LEFT = 2  # sent away by the automa ("leaves the party")
-
-# Phases.
-PLAY = "play"
-AUTOMA = "automa"
-OVER = "over"
-
-# How a game ended (result["reason"]).
-FOUND = "found"  # a player revealed Anastasia
-AUTOMA_FOUND = "automa_found"  # the automa revealed her
-ALL_OUT = "all_out"  # every player revealed a guest who was not Anastasia
-NONE_HIDDEN = "none_hidden"  # no guest at the party still has a face-down role
+ROLE_SEEN = ("anastasia", "other")  # what the table may say of a role it turned over (cards "table")
 
 SOLO_ROLES = [r for r in range(anastasia_cards.ROLE_COUNT)
               if r not in (anastasia_cards.ANASTASIA, anastasia_cards.EMPRESS)]
 
-
 # action name -> its length, the name included
-ACTION_SIZES = {"remove": 2, "draw": 1, "keep": 2, "reveal_clue": 3, "look": 3, "reveal_role": 2, "automa": 1}
+ACTION_SIZES = {"remove": 2, "draw": 1, "keep": 2, "reveal_clue": 3, "look": 3, "reveal_role": 2,
+                "automa": 1, "role_seen": 2}
 
 
 def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def player_name(p):
-    return "P%d" % (p + 1)
 
 
 class Guest:
@@ -89,7 +93,7 @@ class Guest:
         return len(self.clues) - 1
 
 
-class SoloState:
+class SoloState(AutomaTable):
     def __init__(self, players, options, rng):
         self.players = players
         self.options = options
@@ -105,11 +109,12 @@ class SoloState:
         self.clue_deck = []  # top last
         self.box = []  # clue cards out of the game (unused Blanks)
         self.automa_deck = []  # card indexes into deck_cards, top last
-        self.automa_discard = []
+        self.automa_discard = []  # the card of the automa turn under way is already here
         self.phase = PLAY
         self.turn = 0
         self.actions_left = ACTIONS_PER_TURN
         self.drawn = None  # the two cards of a draw waiting for ["keep", i]
+        self.turned = None  # cards "table": [guest, seat or -1 for the automa] of a role being shown
         self.round = 1
         self.share_next = 0  # the seat that receives the next returned gem ("share")
         self.result = None  # {"reason", "winners", "guest", "by"} once over
@@ -121,6 +126,10 @@ class SoloState:
 
     def players_in(self):
         return [p for p in range(self.players) if not self.out[p]]
+
+    def on_table(self):
+        """True when the cards are real and the engine knows only what it is told (cards "table")."""
+        return self.options["cards"] == "table"
 
     def shared_tokens(self):
         return self.options["token_pool"] == "shared"
@@ -157,117 +166,59 @@ class SoloState:
             out.extend((c, "drawn") for c in self.drawn)
         return out
 
-    # -- the automa's table (engine.anastasia_automa asks these) ---------------
-    def present(self, g):
-        return self.guest(g).status == PARTY
-
-    def role_hidden(self, g):
-        return not self.guest(g).role_shown
-
-    def facedown_count(self, g):
-        return len(self.guest(g).facedown_slots())
-
-    def _unshown_slots(self, g):
-        x = self.guest(g)
-        if self.options["unshown"] == "face_down":
-            return x.facedown_slots()
-        return [s for s in range(len(x.clues)) if not x.revealed[s] and not x.looked[s]]
-
-    def unshown_count(self, g):
-        return len(self._unshown_slots(g))
-
-    def gems_beneath(self, g):
-        return self.guest(g).gems
-
-    def clue_deck_size(self):
-        return len(self.clue_deck)
-
-    def return_need(self, n):
-        if self.options["returned_gems"] == "each":
-            return n * len(self.players_in())
-        return n
-
-    def is_over(self):
-        return self.phase == OVER
-
-    def automa_reveal_clue(self, g):
-        x = self.guest(g)
-        slots = x.facedown_slots()
-        s = slots[self.rng.below(len(slots))]
-        x.revealed[s] = True
-        return {"slot": s, "clue": x.clues[s]}
-
-    def automa_exchange(self, a, b):
-        xa, xb = self.guest(a), self.guest(b)
-        ua, ub = self._unshown_slots(a), self._unshown_slots(b)
-        sa = ua[self.rng.below(len(ua))]
-        sb = ub[self.rng.below(len(ub))]
-        # The card moves with what is known of it (a "face_down" exchange may carry a looked-at clue).
-        xa.clues[sa], xb.clues[sb] = xb.clues[sb], xa.clues[sa]
-        xa.looked[sa], xb.looked[sb] = xb.looked[sb], xa.looked[sa]
-        return {"slots": [sa, sb]}
-
-    def automa_return(self, a, n):
-        x = self.guest(a)
-        paid = [0] * self.players
-        seats = self.players_in()
-        if self.options["returned_gems"] == "each":
-            for p in seats:
-                paid[p] = n
-        else:
-            p = self.share_next
-            for _ in range(n):
-                while self.out[p]:
-                    p = (p + 1) % self.players
-                paid[p] += 1
-                p = (p + 1) % self.players
-            self.share_next = p
-        for p in seats:
-            self.purses[p] += paid[p]
-            x.gems -= paid[p]
-        return {"paid": paid}
-
-    def automa_expend(self, a, n):
-        self.guest(a).gems -= n
-        self.supply += n
-        return {"spent": n}
-
-    def automa_reveal_role(self, g):
-        x = self.guest(g)
-        x.role_shown = True
-        if x.role == anastasia_cards.ANASTASIA:
-            win = self.options["automa_finds_anastasia"] == "players_win"
-            self._end(AUTOMA_FOUND, self.players_in() if win else [], g, -1)
-        return {"role": x.role}
-
-    def automa_draw(self, g):
-        return {"slot": self.guest(g).add_clue(self.clue_deck.pop())}
-
-    def automa_leave(self, g):
-        x = self.guest(g)
-        x.status = LEFT
-        gems = x.gems
-        self.supply += gems  # nobody takes them: back to the supply
-        x.gems = 0
-        return {"gems": gems}
-
     # -- the rules ---------------------------------------------------------------
-    def _end(self, reason, winners, guest, by):
+    def end(self, reason, winners, guest, by):
         self.phase = OVER
         self.drawn = None
         self.result = {"reason": reason, "winners": list(winners), "guest": guest, "by": by}
 
-    def _check_end(self):
+    def check_end(self):
         """The game also ends when nobody can act or nobody is left to find."""
         if self.phase == OVER:
             return
         if not self.players_in():
-            self._end(ALL_OUT, [], 0, -1)
+            self.end(ALL_OUT, [], 0, -1)
             return
         for x in self.guests:
             if x.status == PARTY and not x.role_shown:
                 return
-        self._end(NONE_HIDDEN, [], 0, -1)
+        self.end(NONE_HIDDEN, [], 0, -1)
+
+    def turn_role(self, g, by):
+        """Guest g's role is turned over by seat `by` (-1: the automa). Returns the role: known
+        with dealt cards, UNKNOWN on a table until ["role_seen", ...] says what it is."""
+        x = self.guest(g)
+        x.role_shown = True
+        if self.on_table():
+            self.turned = [g, by]
+            self.phase = REVEAL
+            return UNKNOWN
+        self.settle_role(g, by, x.role == anastasia_cards.ANASTASIA)
+        return x.role
+
+    def settle_role(self, g, by, anastasia):
+        """What a turned role means: Anastasia ends the game; anyone else puts the player out."""
+        if anastasia:
+            if by >= 0:
+                self.end(FOUND, [by], g, by)
+            else:
+                win = self.options["automa_finds_anastasia"] == "players_win"
+                self.end(AUTOMA_FOUND, self.players_in() if win else [], g, -1)
+        elif by >= 0:
+            self.out[by] = True
+
+    def _role_seen(self, seen):
+        g, by = self.turned
+        self.turned = None
+        anastasia = seen == "anastasia"
+        role = anastasia_cards.ANASTASIA if anastasia else OTHER_ROLE
+        self.guest(g).role = role
+        self.phase = AUTOMA if by < 0 else PLAY  # back where the turn-over stopped
+        self.settle_role(g, by, anastasia)
+        if by < 0:
+            self.role_seen_by_automa(role)
+        elif self.phase != OVER:
+            self._action_done()
 
     def _next_turn(self):
         """Pass the turn on; after the last player still in, the automa's turn comes."""
@@ -278,14 +229,14 @@ class SoloState:
                 return
         self.phase = AUTOMA
 
-    def _start_round(self):
+    def start_round(self):
         self.round += 1
         self.phase = PLAY
         self.turn = self.players_in()[0]
         self.actions_left = ACTIONS_PER_TURN
 
     def _action_done(self):
-        self._check_end()
+        self.check_end()
         if self.phase == OVER:
             return
         self.actions_left -= 1
@@ -301,9 +252,10 @@ class SoloState:
             self.hands[p].append(keep)
             self.drawn = None
         elif op == "draw":
-            if len(self.clue_deck) >= 2:
+            if len(self.clue_deck) >= 2 and not self.on_table():
                 self.drawn = [self.clue_deck.pop(), self.clue_deck.pop()]
                 return  # the same action goes on with ["keep", i]
+            # the last card, or a real table: the player keeps one there, the other goes back
             self.hands[p].append(self.clue_deck.pop())
         elif op == "remove":
             x = self.guest(args[0])
@@ -325,36 +277,17 @@ class SoloState:
             self.tokens[self.token_slot(p)] -= 1
             self.guest(g).looked[s] |= 1 << p
         else:  # reveal_role
-            x = self.guest(args[0])
-            x.role_shown = True
-            if x.role == anastasia_cards.ANASTASIA:
-                self._end(FOUND, [p], args[0], p)
+            self.turn_role(args[0], p)
+            if self.phase in (OVER, REVEAL):
                 return
-            self.out[p] = True
         self._action_done()
-
-    def _automa(self):
-        reshuffled = False
-        if not self.automa_deck:
-            # "the Automa discarded cards are shuffled together to reform the Automa deck"
-            self.automa_deck = self.automa_discard
-            self.automa_discard = []
-            self.rng.shuffle(self.automa_deck)
-            reshuffled = True
-        index = self.automa_deck.pop()
-        outcomes = anastasia_automa.resolve_card(self, anastasia_automa.parse_card(self.deck_cards[index]))
-        self.automa_discard.append(index)
-        self.last_automa = {"card": index, "round": self.round, "reshuffled": reshuffled, "actions": outcomes}
-        self._check_end()
-        if self.phase != OVER:
-            self._start_round()
 
     # -- common API ----------------------------------------------------------------
     def current_player(self):
         if self.phase == OVER:
             return TERMINAL
-        if self.phase == AUTOMA:
-            return CHANCE
+        if self.phase in (AUTOMA, REVEAL):
+            return CHANCE  # the automa's card, or the card the table turned over
         return self.turn
 
     def legal_actions(self):
@@ -362,6 +295,8 @@ class SoloState:
             return []
         if self.phase == AUTOMA:
             return [["automa"]]
+        if self.phase == REVEAL:
+            return [["role_seen", seen] for seen in ROLE_SEEN]
         if self.drawn is not None:
             return [["keep", 0], ["keep", 1]]
         p = self.turn
@@ -392,7 +327,9 @@ class SoloState:
         """Apply one action; IllegalAction (state unchanged) if it is not legal now."""
         op, args = self._check(action)
         if op == "automa":
-            self._automa()
+            self.start_automa_turn()
+        elif op == "role_seen":
+            self._role_seen(args)
         else:
             self._play(op, args)
 
@@ -426,6 +363,13 @@ class SoloState:
         if len(action) != ACTION_SIZES[op]:
             raise IllegalAction("%s takes %d argument%s: got %r"
                                 % (op, ACTION_SIZES[op] - 1, "" if ACTION_SIZES[op] == 2 else "s", action))
+        if self.phase == REVEAL:
+            if op != "role_seen" or action[1] not in ROLE_SEEN:
+                raise IllegalAction('Guest %d\'s role is turned over: say what it is, ["role_seen", '
+                                    '"anastasia"] or ["role_seen", "other"]' % self.turned[0])
+            return op, action[1]
+        if op == "role_seen":
+            raise IllegalAction("no role is being turned over")
         if self.phase == AUTOMA:
             if op != "automa":
                 raise IllegalAction("the round is over: the automa takes its turn first")
@@ -505,6 +449,7 @@ class SoloState:
             "turn": self.turn,
             "actions_left": self.actions_left,
             "drawn": None if self.drawn is None else list(self.drawn),
+            "turned": None if self.turned is None else list(self.turned),
             "round": self.round,
             "share_next": self.share_next,
             "result": None if self.result is None else dict(self.result),
@@ -535,43 +480,12 @@ class SoloState:
             d["drawn"] = len(self.drawn)
         return d
 
-    def describe_automa(self):
-        """The latest automa turn in words, one line per item, e.g.
-        ["Automa card 'printed'", "1: Reveal Guest 3's clue: Trinket: Locket", "2: Guest 6 draws a clue"]."""
-        rec = self.last_automa
-        if rec is None:
-            return []
-        card = anastasia_automa.parse_card(self.deck_cards[rec["card"]])
-        lines = ["Automa card %r%s" % (card["name"], " (deck reshuffled)" if rec["reshuffled"] else "")]
-        for a in range(2):
-            outcome = rec["actions"][a]
-            lines.append("%d: %s" % (a + 1, anastasia_automa.describe_action(
-                card["actions"][a], outcome, _outcome_text(outcome["did"]))))
-        return lines
-
-
-def _outcome_text(did):
-    """What the table saw when a tier was taken (a clue or role turned up, gems paid), or None."""
-    if not did:
-        return None
-    parts = []
-    if "clue" in did:
-        parts.append(anastasia_cards.clue_label(did["clue"]))
-    if "paid" in did:
-        parts.append(", ".join("%s +%d" % (player_name(p), did["paid"][p])
-                               for p in range(len(did["paid"])) if did["paid"][p]))
-    if "role" in did:
-        if did["role"] == anastasia_cards.ANASTASIA:
-            parts.append("it is Anastasia")
-        else:
-            parts.append("the %s" % anastasia_cards.ROLE_NAMES[did["role"]])
-    if "gems" in did and did["gems"]:
-        parts.append("%d gems back to the supply" % did["gems"])
-    return "; ".join(parts) or None
-
 
 def new_game(seed, players, **options):
-    """Deal the six invites as the 1-3 player set-up says; options: engine.anastasia_solo_rules.OPTIONS."""
+    """Deal the six invites as the 1-3 player set-up says; options: engine.anastasia_solo_rules.OPTIONS.
+
+    With cards "table" the invites are dealt at the table: the state knows how many cards
+    lie where, not which."""
     if not _is_int(seed):
         raise ValueError("seed must be an int, got %r" % (seed,))
     if not _is_int(players) or not (MIN_PLAYERS <= players <= MAX_PLAYERS):
@@ -612,7 +526,19 @@ def new_game(seed, players, **options):
     state.supply = opts["gem_total"] - purse * players - opts["guest_gems"] * GUESTS
     state.automa_deck = list(range(len(state.deck_cards)))
     rng.shuffle(state.automa_deck)
+    if state.on_table():
+        _forget_cards(state)
     return state
+
+
+def _forget_cards(state):
+    """Cards "table": the real cards are on the table, so the engine keeps where cards are
+    but not what they are. Dealt the same way first, so the PRNG is where a dealt game's is."""
+    for x in state.guests:
+        x.role = UNKNOWN
+        x.clues = [UNKNOWN] * len(x.clues)
+    state.clue_deck = [UNKNOWN] * len(state.clue_deck)
+    state.box = [UNKNOWN] * len(state.box)
 
 
 def from_dict(d):

@@ -1,11 +1,36 @@
-"""The numbers and readings of solo Finding Anastasia, in one place (docs/anastasia-solo.md).
+"""The numbers, readings and names of solo Finding Anastasia, in one place (docs/anastasia-solo.md).
 
 OPTIONS holds every number of the 1-3 player rules and this project's reading of each
 point the rulebook leaves open; new_game(seed, players, **options) replaces any of them.
-validate() checks a whole set of options and returns a clean copy.
+validate() checks a whole set of options and returns a clean copy. The names below are
+the values a saved state uses.
 """
 
 from engine import anastasia_automa
+
+GUESTS = 6
+
+# Where a guest is.
+PARTY = 0
+REMOVED = 1  # removed by a player, role set aside unrevealed
+LEFT = 2  # sent away by the automa ("leaves the party")
+
+# Phases.
+PLAY = "play"
+AUTOMA = "automa"  # the round is over: the automa's turn is next
+REVEAL = "reveal"  # cards "table": a role was turned over and the table says what it is
+OVER = "over"
+
+# How a game ended (result["reason"]).
+FOUND = "found"  # a player revealed Anastasia
+AUTOMA_FOUND = "automa_found"  # the automa revealed her
+ALL_OUT = "all_out"  # every player revealed a guest who was not Anastasia
+NONE_HIDDEN = "none_hidden"  # no guest at the party still has a face-down role
+
+# With cards "table" the engine does not know the cards: a card or role it has not been
+# told is UNKNOWN, and a role the table saw that was not Anastasia is OTHER_ROLE.
+UNKNOWN = -1
+OTHER_ROLE = -2
 
 # Readings of the open points, each with the values an option may take (default first).
 CHOICES = {
@@ -24,6 +49,11 @@ CHOICES = {
     # Where the gems paid to reveal a guest's clue go: beneath that guest (so "the gems
     # beneath a guest" are its starting gems plus what its clues earned), or the supply.
     "clue_fee_to": ("guest", "supply"),
+    # Who holds the cards: "dealt", the engine deals and knows them all (a whole game, for
+    # simulations and tests); "table", the cards are real and on a table, the engine knows
+    # only what it is told (what a box keeps): a draw is kept at once, and a role turned over,
+    # by a player or by the automa, waits for ["role_seen", "anastasia" | "other"].
+    "cards": ("dealt", "table"),
 }
 
 OPTIONS = {
@@ -39,6 +69,7 @@ OPTIONS = {
     "token_pool": "shared",
     "unshown": "unlooked",
     "clue_fee_to": "guest",
+    "cards": "dealt",
     "automa_deck": None,  # a list of automa cards (engine.anastasia_automa format); None: DEFAULT_DECK
 }
 
@@ -53,7 +84,10 @@ RANGES = {
     "deck_blanks": (0, 9),  # 14 Blanks, 5 of them dealt to the guests
 }
 
-GUESTS = 6
+
+def player_name(p):
+    """How a person sees seat p: P1, P2, P3."""
+    return "P%d" % (p + 1)
 
 
 def _is_int(v):

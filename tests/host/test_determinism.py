@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 SCRIPT = ROOT / "tests" / "shared" / "determinism_playouts.py"
 COUNT = 100  # Anomia: mixed player counts 3-6 and both decks; ~16,900 digests, about 10 s on MicroPython
-SOLO_COUNT = 240  # solo Anastasia: 1-3 players, every reading of its open points and a one-card deck
+SOLO_COUNT = 240  # solo Anastasia: 1-3 players, every reading, a one-card deck, real cards on a table
 
 
 def compare_runtimes(game, count):

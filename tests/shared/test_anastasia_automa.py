@@ -260,7 +260,8 @@ def test_printed_card_primary_tiers():
     assert state.guest(3).revealed.count(True) == 1 and len(state.guest(6).clues) == 4
     assert state.describe_automa() == [
         "Automa card 'printed'",
-        "1: Reveal Guest 3's clue: %s" % cards.clue_label(first["did"]["clue"]),
+        "1: Reveal Guest 3's clue: card %d, %s" % (first["did"]["slot"] + 1,
+                                                   cards.clue_label(first["did"]["clue"])),
         "2: Guest 6 draws a clue",
     ]
 
@@ -274,9 +275,10 @@ def test_printed_card_secondary_tiers():
     assert first["tier"] == 1 and first["failed"] == [[automa.NO_FACEDOWN, 3]]
     assert second["tier"] == 1 and second["failed"] == [[automa.DECK_EMPTY]]
     assert state.guest(2).role_shown and state.guest(5).gems == 0
+    s4, s5 = first["did"]["slots"]
     assert state.describe_automa()[1] == (
-        "1: Guest 4 exchanges an unshown clue with Guest 5 (primary could not be taken: "
-        "Guest 3 has no face-down clue)")
+        "1: Guest 4 exchanges an unshown clue with Guest 5: Guest 4's card %d for Guest 5's card %d "
+        "(primary could not be taken: Guest 3 has no face-down clue)" % (s4 + 1, s5 + 1))
     assert state.describe_automa()[2] == (
         "2: Guest 5 expends 3 gems to reveal Guest 2: the %s (primary could not be taken: "
         "the clue deck is empty)" % cards.ROLE_NAMES[state.guest(2).role])

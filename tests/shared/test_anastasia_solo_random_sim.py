@@ -165,3 +165,57 @@ def test_random_playouts_keep_every_invariant():
     missing = [k for k in wanted if not stats.get(k)]
     assert not missing, (missing, stats)
     assert longest > 20
+
+
+def public(state):
+    """What a box at a real table can know of a state (the projection both kinds of game share)."""
+    d = state.to_dict()
+    for key in ("rng", "options", "roles", "clues", "hands", "clue_deck", "box", "drawn", "turned"):
+        del d[key]
+    d["told"] = [None if not x.role_shown else x.role == cards.ANASTASIA for x in state.guests]
+    d["fans"] = [len(x.clues) for x in state.guests]
+    d["hands"] = [len(h) for h in state.hands]
+    d["clue_deck"] = len(state.clue_deck)
+    rec = d["last_automa"]
+    if rec is not None:
+        for out in rec["actions"]:
+            did = out["did"] or {}
+            did.pop("clue", None)
+            if "role" in did:
+                did["role"] = did["role"] == cards.ANASTASIA
+    return d
+
+
+def twin_step(dealt, table, action):
+    """Apply `action` to the dealt game and what a box would be told to the table game."""
+    dealt.apply(action)
+    if action[0] == "keep":
+        return  # the table game kept its card when it drew
+    table.apply(action)
+    while table.phase == solo.REVEAL:
+        saved = table.to_dict()  # a box may be switched off while the table turns a card
+        assert solo.from_dict(saved).to_dict() == saved
+        g = table.turned[0]
+        table.apply(["role_seen", "anastasia" if dealt.guest(g).role == cards.ANASTASIA else "other"])
+
+
+def test_a_table_game_told_what_the_table_shows_follows_the_dealt_game():
+    # The same seed deals the same (unknown) cards, so a box told only what the table shows
+    # keeps the same gems, turns and automa decisions as the engine that knows every card.
+    games = 6 if IS_MICROPYTHON else 120
+    for i in range(games):
+        players = 1 + i % 3
+        options = READINGS[i % len(READINGS)]
+        dealt = solo.new_game(i, players, **options)
+        table = solo.new_game(i, players, cards="table", **options)
+        assert table.rng.state() == dealt.rng.state()
+        rng = Rng(i ^ 0x7777)
+        steps = 0
+        while not dealt.is_over():
+            twin_step(dealt, table, choose(dealt, rng))
+            if dealt.drawn is None:
+                assert public(table) == public(dealt), (i, steps)
+                saved = table.to_dict()
+                assert solo.from_dict(saved).to_dict() == saved, (i, steps)
+            steps += 1
+        assert table.is_over() and table.result == dealt.result, i
