@@ -12,6 +12,7 @@ bit 8 = mode, bit 9 = ok, bit 10 = back (the constants live in firmware.buttons)
 
 import json
 
+from engine.core import copy_data
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS, EdgeRing
 from firmware.ticks import ticks_us
 
@@ -81,14 +82,6 @@ def _section(name, prof, key, required=True):
     return sec
 
 
-def _copy(x):
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
-
-
 def _address(name, v):
     if isinstance(v, str):
         try:
@@ -105,7 +98,7 @@ def validate(doc, name):
     prof = profiles[name]
     if not isinstance(prof, dict):
         _fail(name, "must be an object")
-    prof = _copy(prof)
+    prof = copy_data(prof)
     prof["name"] = name
     if prof.get("backend") not in BACKENDS:
         _fail(name, "backend must be one of %s, got %r" % (", ".join(sorted(BACKENDS)), prof.get("backend")))
@@ -229,7 +222,7 @@ def apply_overrides(profile, overrides):
     A section given a dict is merged key by key (oled={"address": 0x3D}); a bool switches an
     optional part (oled=False); capture=... replaces the capture method.
     """
-    prof = _copy(profile)
+    prof = copy_data(profile)
     options = {}
     for key, value in overrides.items():
         if key in SECTIONS:

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from engine import anomia, playout
+from engine.games import GAMES
 from host.cli import main
 
 
@@ -54,11 +55,26 @@ def test_draws_match_the_engine_turn_by_turn(capsys):
             line.endswith(" P%d draws again %s from pile %d" % (p + 1, label, pile)), line
 
 
+def test_without_players_a_game_gets_the_count_nearest_four_it_allows(capsys):
+    status, out, err = _play(capsys, "anastasia_solo", "--seed", "3")
+    assert status == 0 and err == ""
+    assert out == _play(capsys, "anastasia_solo", "--seed", "3", "--players", "3")[1]
+    anomia_default = _play(capsys, "anomia", "--seed", "3")[1]
+    assert anomia_default == _play(capsys, "anomia", "--seed", "3", "--players", "4")[1]
+
+
+def test_a_game_nobody_won_says_so(capsys):
+    # solo Finding Anastasia, seed 3: both players reveal a guest who is not Anastasia
+    status, out, _ = _play(capsys, "anastasia_solo", "--players", "2", "--seed", "3")
+    assert status == 0
+    assert out.splitlines()[-4:] == ["player  score", "P1          0", "P2          0", "no winner"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["anomia", "--players", "2"], "anomia needs 3-6 players, got 2"),
     (["anomia", "--players", "9"], "anomia needs 3-6 players, got 9"),
     (["anomia", "--seed", "abc"], "invalid int value: 'abc'"),
-    (["chess"], "unknown game 'chess' (known: anomia, anomia_score)"),
+    (["chess"], "unknown game 'chess' (known: %s)" % ", ".join(sorted(GAMES))),
     (["anomia", "--option", "deck=green"], "deck must be one of blue, red"),
     (["anomia", "--option", "nokey"], "--option needs KEY=VALUE"),
 ])

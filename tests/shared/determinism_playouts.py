@@ -26,9 +26,12 @@ SMALL_HEAP = sys.implementation.name == "micropython"
 
 
 def playout_spec(engine, i):
-    """(seed, players, options) of playout i: every player count, then every variant, in turn."""
+    """(seed, players, options) of playout i: every player count, then the defaults and every
+    variant, in turn."""
     span = engine.MAX_PLAYERS - engine.MIN_PLAYERS + 1
-    variants = getattr(engine, "VARIANTS", None) or ({},)
+    variants = list(getattr(engine, "VARIANTS", None) or ({},))
+    if {} not in variants:
+        variants.insert(0, {})  # the defaults too
     return i * 7919 + 3, engine.MIN_PLAYERS + i % span, variants[(i // span) % len(variants)]
 
 
