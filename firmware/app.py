@@ -124,6 +124,7 @@ class App:
 
         self.mode = None
         self.mode_name = "menu"
+        self._modules_before = None  # modules loaded before the running mode started
         self.mode_error = None  # why the last mode failed to start, for the status op
         self.screen = SCREEN_MENU
         self.menu = [(entry.name, entry.title) for entry in modes.AVAILABLE] + [(ABOUT, "About")]
@@ -204,13 +205,14 @@ class App:
             modes.load(name)  # raises the ValueError that lists the available modes
         self.leave_mode()
         now = time.ticks_ms()
+        self._modules_before = modes.loaded()
         try:
             ctx = Context(name, self.input, self.leds, self.display, self.sound, self.clock, self.journal,
                           self.settings, self.emit, DATA_DIR)
             mode = modes.load(name)(ctx, options or {})
             mode.start(now)
         except Exception as e:  # a broken mode must not take the box down: back to the menu
-            modes.unload(name)
+            modes.unload(self._modules_before)
             self.mode_error = "%s: %s: %s" % (name, type(e).__name__, e)
             self._show_menu(now)
             raise ValueError("mode %s failed to start (%s)" % (name, e))
@@ -234,13 +236,12 @@ class App:
     def leave_mode(self):
         if self.mode is None:
             return
-        name = self.mode_name
         try:
             self.mode.stop()
         finally:
             self.mode = None
             self.mode_name = "menu"
-            modes.unload(name)
+            modes.unload(self._modules_before)
             gc.collect()
             self.sound.stop()
             self._show_menu(time.ticks_ms())

@@ -214,8 +214,9 @@ def merge(values, changes):
             out[key] = _copy(changes[key])
             changed[key] = None
         elif isinstance(changes[key], dict):
-            raise SettingsError(key, "unknown setting: no mode %s on this firmware (modes: %s)"
-                                % (key, ", ".join(modes.names())))
+            # the key is named once, by SettingsError: the request's text is not echoed twice
+            raise SettingsError(key, "unknown setting (modes on this firmware: %s)"
+                                % ", ".join(modes.names()))
         else:
             raise SettingsError(key, "unknown setting")
     check(out, changed)

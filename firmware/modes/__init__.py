@@ -5,7 +5,8 @@ title, its module, its player limits and its own settings: key -> (check, defaul
 check from firmware.checks. The box settings hold one namespace per mode under its name
 ({"anomia": {"players": 4, "tie_window_us": 1000, ...}}); "players" is in every
 namespace, checked against the limits here. A mode's module is imported only when the
-mode is chosen and dropped when it is left, so modes cost no heap while the menu runs.
+mode is chosen and dropped when it is left, with every module its game brought in (the
+engine, the session, the game log): modes cost no heap while the menu runs.
 
 A mode module defines `class Mode`, a firmware.modes.base.GameMode (docs/architecture.md,
 "Write a new mode").
@@ -64,10 +65,24 @@ def load(name):
     return module.Mode
 
 
-def unload(name):
-    """Forget a mode's module so its code and tables can be collected."""
+def loaded():
+    """The names of the modules loaded now (before a mode starts: see unload)."""
     import sys
 
-    entry = find(name)
-    if entry is not None and entry.module in sys.modules:
-        del sys.modules[entry.module]
+    return set(sys.modules)
+
+
+def unload(before):
+    """Forget every module loaded since `before` (loaded()), so a mode's code, its engine and
+    their tables can be collected; None forgets nothing."""
+    import sys
+
+    if before is None:
+        return
+    for name in list(sys.modules):
+        if name in before:
+            continue
+        del sys.modules[name]
+        parent, _, child = name.rpartition(".")
+        if parent in sys.modules and getattr(sys.modules[parent], child, None) is not None:
+            delattr(sys.modules[parent], child)  # the package keeps its submodule otherwise

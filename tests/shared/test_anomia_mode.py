@@ -298,3 +298,4 @@ def test_a_game_kept_by_the_firmware_before_the_session_resumes():
         box = Box(d, "anomia")
         assert box.mode.session.game_id == 1 and box.mode.game.scores() == [0, 1, 0, 0]
         assert box.mode.values == {"tie_window_us": 1000, "lockout_ms": 800}
+
