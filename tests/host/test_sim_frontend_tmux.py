@@ -76,8 +76,9 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         armed = tmux.wait_for(lambda s: "ANOMIA 4P" in s and "P4 lit" in s, timeout=5)
         assert "P1 lit" in armed and "P5 off" in armed and "P8 off" in armed  # 4 seats in play
         tmux("send-keys", "-t", SESSION, "2")  # player 2 buzzes alone: the winner
-        won = tmux.wait_for(lambda s: "WINNER" in s and "P2 lit" in s, timeout=5)
-        assert "P1 off" in won and "P3 off" in won
+        # the LED frame and the OLED frame travel apart: wait until both show the decision
+        won = tmux.wait_for(lambda s: "WINNER" in s and "P2 lit" in s and "P1 off" in s, timeout=5)
+        assert "P3 off" in won and "P4 off" in won
 
         # a reset of the box (here through mpremote) brings the firmware back in the same UI,
         # in the game it was playing: P2's card is still on the scores
