@@ -26,7 +26,7 @@ what a turned role is, core.CHANCE too; after the end, core.TERMINAL.
 """
 
 from engine import anastasia_cards, anastasia_solo_rules
-from engine.anastasia_automa_deck import DEFAULT_DECK
+from engine.anastasia_automa_deck import builtin_deck
 from engine.anastasia_solo_automa import AutomaTable
 from engine.anastasia_solo_rules import (  # noqa: F401 - the state's names, for users of this module
     ALL_OUT,
@@ -97,8 +97,9 @@ class SoloState(AutomaTable):
     def __init__(self, players, options, rng):
         self.players = players
         self.options = options
-        # The built-in deck is shared, never copied: it is the bulk of a state's memory on the board.
-        self.deck_cards = DEFAULT_DECK if options["automa_deck"] is None else options["automa_deck"]
+        # A built-in deck is shared, never copied: it is the bulk of a state's memory on the board.
+        deck = options["automa_deck"]
+        self.deck_cards = builtin_deck(options["difficulty"]) if deck is None else deck
         self.rng = rng
         self.guests = []
         self.purses = [0] * players

@@ -33,6 +33,8 @@ SOLO_READINGS = (
     {"automa_finds_anastasia": "players_win", "clue_fee_to": "supply", "deck_blanks": 5},
     {"automa_deck": ["one: reveal_clue 1, leave 2; draw 3, expend_reveal 4 1 5, return_reveal 6 1 2"]},
     {"cards": "table"},
+    {"difficulty": "hard"},
+    {"difficulty": "easy", "cards": "table"},
 )
 
 
