@@ -18,6 +18,7 @@ COMMANDS = {
     "games": "host.games",
     "replay": "host.replay",
     "stats": "host.stats",
+    "simulate": "host.simulate",
 }
 
 
