@@ -22,6 +22,7 @@ from host import simulations
 from host.cli import main
 from host.simulations import tally
 from host.simulations.anastasia_solo_bot import BaselineBot
+from tests.shared.anastasia_solo_tables import BLANK, table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -150,7 +151,9 @@ def test_the_same_arguments_print_the_same_report_in_another_process(capsys):
     first = simulate(capsys, *argv)[1]
     assert simulate(capsys, *argv)[1] == first
     assert simulate(capsys, "anastasia-solo", *argv[1:])[1] == first  # a dash reads as _
-    assert simulate(capsys, *argv[:4], "--seed", 6, *argv[5:])[1] != first
+    status, other, _ = simulate(capsys, *argv[:4], 6, *argv[5:])
+    assert status == 0 and other.splitlines()[0].endswith("seeds 6-155, bot: baseline")
+    assert other.splitlines()[1:] != first.splitlines()[1:]  # other games, not only another header
     exe = str(Path(sys.executable).parent / "tablemate")
     env = dict(os.environ, PYTHONHASHSEED="123")
     again = subprocess.run([exe, "simulate"] + [str(a) for a in argv], capture_output=True, text=True,
@@ -193,6 +196,14 @@ def test_careless_input_gets_one_clear_line_and_status_2(capsys, argv, message):
     status, out, err = simulate(capsys, *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("tablemate: error: ") and message in err, err
+
+
+def test_every_player_count_the_game_allows_is_accepted(capsys):
+    for players in (1, 2, 3):
+        status, out, err = simulate(capsys, "anastasia-solo", "--games", 2, "--players", players)
+        assert status == 0 and err == "" and out.startswith("anastasia_solo: 2 games, %d player" % players)
+    one = simulate(capsys, "anastasia-solo", "--games", 1)[1]
+    assert one.startswith("anastasia_solo: 1 game, 1 player, seed 0,")
 
 
 BAD_DECKS = [
@@ -291,6 +302,26 @@ def test_the_baseline_decides_from_what_a_player_sees_only():
             state.apply(bots[p].choose(state))
             step += 1
     assert differ > 200  # the twins really hid something else
+
+
+def test_the_baseline_follows_a_card_the_automa_moved_back_to_the_guest_it_was_dealt_to():
+    # Anastasia is Guest 1 (Location 0 unseen, Trinket and Story face up); Guest 2 shows Location
+    # and Trinket, its Blank unseen. The automa swaps the only unshown clues of Guests 1 and 2,
+    # then turns Guest 1's face-down card up: the Blank, which was dealt to Guest 2.
+    state = table(anastasia=1, automa_deck=["t: exchange 1 2; reveal_clue 1"], phase="automa",
+                  revealed=[[False, True, True], [True, True, False]] + [[False] * 3] * 4)
+    bot = BaselineBot(0)
+    bot.origin = [[g] * 3 for g in range(1, 7)]  # the deal, as the bot saw it before the automa's turn
+    state.apply(["automa"])
+    assert state.last_automa["actions"][0]["did"] == {"slots": [0, 2]}
+    assert state.guest(1).clues[0] == BLANK and state.guest(1).revealed[0]
+    action = bot.choose(state)
+    view = state.view(0)
+    belief = bot.belief(view, bot.seen_by_origin(view))
+    assert belief[2] == 0.0 and belief[1] == max(belief)  # the Blank clears Guest 2, not Guest 1
+    assert action == ["look", 2, 2]  # Guest 1's third card, dealt to it, now lies with Guest 2
+    state.apply(action)
+    assert bot.choose(state) == ["reveal_role", 1]  # Location, Trinket, Story: certain
 
 
 def test_a_second_game_joins_with_one_declaration_module_and_its_flags_stay_its_own(capsys, monkeypatch):
