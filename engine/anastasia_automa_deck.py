@@ -2,9 +2,23 @@
 engine.anastasia_automa).
 
 PRINTED is the example card of the rulebook, tier for tier. DEFAULT_DECK is this
-project's deck of 18 cards built around it; docs/anastasia-solo.md gives its design.
-A user deck in the same format replaces it (option automa_deck).
+project's deck of 18 cards built around it, the "normal" difficulty; the "easy" and
+"hard" decks are in engine.anastasia_automa_deck_easy and _hard, imported only when
+chosen (a deck takes about 3 KB of the board's heap). docs/anastasia-solo.md gives their
+design and measured win rates. A user deck in the same format replaces them (option automa_deck).
 """
+
+DIFFICULTIES = ("easy", "normal", "hard")
+
+
+def builtin_deck(difficulty):
+    """The built-in deck of a difficulty ("easy", "normal", "hard"); ValueError for another."""
+    if difficulty == "normal":
+        return DEFAULT_DECK
+    if difficulty not in DIFFICULTIES:
+        raise ValueError("difficulty must be one of %s, got %r" % (", ".join(DIFFICULTIES), difficulty))
+    return __import__("engine.anastasia_automa_deck_" + difficulty, None, None, ["DECK"]).DECK
+
 
 PRINTED = "printed: reveal_clue 3, exchange 4 5, return_reveal 1 3 2; draw 6, expend_reveal 5 3 2, leave 3"
 

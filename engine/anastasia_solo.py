@@ -26,7 +26,7 @@ what a turned role is, core.CHANCE too; after the end, core.TERMINAL.
 """
 
 from engine import anastasia_cards, anastasia_solo_rules
-from engine.anastasia_automa_deck import DEFAULT_DECK
+from engine.anastasia_automa_deck import builtin_deck
 from engine.anastasia_solo_automa import AutomaTable
 from engine.anastasia_solo_rules import (  # noqa: F401 - the state's names, for users of this module
     ALL_OUT,
@@ -59,6 +59,8 @@ VARIANTS = (
     {"automa_finds_anastasia": "players_win", "clue_fee_to": "supply", "deck_blanks": 5},
     {"automa_deck": ["one: reveal_clue 1, leave 2; draw 3, expend_reveal 4 1 5, return_reveal 6 1 2"]},
     {"cards": "table"},
+    {"difficulty": "hard"},
+    {"difficulty": "easy", "cards": "table"},
 )
 ACTIONS_PER_TURN = 2
 ROLE_SEEN = ("anastasia", "other")  # what the table may say of a role it turned over (cards "table")
@@ -104,8 +106,9 @@ class SoloState(AutomaTable):
     def __init__(self, players, options, rng):
         self.players = players
         self.options = options
-        # The built-in deck is shared, never copied: it is the bulk of a state's memory on the board.
-        self.deck_cards = DEFAULT_DECK if options["automa_deck"] is None else options["automa_deck"]
+        # A built-in deck is shared, never copied: it is the bulk of a state's memory on the board.
+        deck = options["automa_deck"]
+        self.deck_cards = builtin_deck(options["difficulty"]) if deck is None else deck
         self.rng = rng
         self.guests = []
         self.purses = [0] * players

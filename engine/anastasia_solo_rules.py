@@ -54,6 +54,8 @@ CHOICES = {
     # only what it is told (what a box keeps): a draw is kept at once, and a role turned over,
     # by a player or by the automa, waits for ["role_seen", "anastasia" | "other"].
     "cards": ("dealt", "table"),
+    # Which built-in automa deck plays when no automa_deck is given (engine.anastasia_automa_deck).
+    "difficulty": ("normal", "easy", "hard"),
 }
 
 OPTIONS = {
@@ -70,7 +72,8 @@ OPTIONS = {
     "unshown": "unlooked",
     "clue_fee_to": "guest",
     "cards": "dealt",
-    "automa_deck": None,  # a list of automa cards (engine.anastasia_automa format); None: DEFAULT_DECK
+    "automa_deck": None,  # a list of automa cards (engine.anastasia_automa format); None: a built-in deck
+    "difficulty": "normal",  # the built-in deck: "easy", "normal" (DEFAULT_DECK) or "hard"
 }
 
 # name -> (lowest, highest) for the number options.
@@ -116,6 +119,9 @@ def validate(players, options):
                                  % (name, ", ".join(CHOICES[name]), value))
         out[name] = value
     if out["automa_deck"] is not None:
+        if out["difficulty"] != "normal":
+            raise ValueError("option difficulty picks a built-in automa deck; it cannot go with your own "
+                             "automa_deck (difficulty %r)" % out["difficulty"])
         out["automa_deck"] = anastasia_automa.validate_deck(out["automa_deck"])
     purse = out["purse_solo"] if players == 1 else out["purse_group"]
     needed = purse * players + out["guest_gems"] * GUESTS

@@ -7,10 +7,17 @@ GAMES = {
 }
 
 
-def get_game(name):
-    """The engine module for a game name; ValueError naming the known games if there is none."""
-    modname = GAMES.get(name) if isinstance(name, str) else None
-    if modname is None:
+def game_name(name):
+    """The registry's name of a game as a person types it: dashes read as underscores
+    ("anastasia-solo" is anastasia_solo); ValueError naming the known games if there is none."""
+    key = name.replace("-", "_") if isinstance(name, str) else None
+    if key not in GAMES:
         raise ValueError("unknown game %r (known: %s)" % (name, ", ".join(sorted(GAMES))))
+    return key
+
+
+def get_game(name):
+    """The engine module for a game name (see game_name); ValueError naming the known games if none."""
+    modname = GAMES[game_name(name)]
     # __import__ with a fromlist returns the submodule itself; MicroPython has no importlib.
     return __import__(modname, None, None, ["new_game"])

@@ -21,13 +21,15 @@ class RandomChooser:
         return actions[self.rng.below(len(actions))]
 
 
-def run(state, seed, before=None, after=None, max_steps=100000):
+def run(state, seed, before=None, after=None, max_steps=100000, chooser=None):
     """Play `state` to the end with choices seeded by `seed`; returns the number of steps.
 
     before(state, action) is called just before each apply, after(state, action)
-    just after it. RuntimeError if the game is not over after max_steps actions.
+    just after it. chooser (anything with choose(state) -> action) replaces the random
+    choices, e.g. bots. RuntimeError if the game is not over after max_steps actions.
     """
-    chooser = RandomChooser(seed)
+    if chooser is None:
+        chooser = RandomChooser(seed)
     steps = 0
     while not state.is_over():
         if steps >= max_steps:

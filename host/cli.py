@@ -18,6 +18,7 @@ COMMANDS = {
     "games": "host.stored_games",
     "replay": "host.replay",
     "stats": "host.stats",
+    "simulate": "host.simulate",
 }
 
 

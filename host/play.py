@@ -8,7 +8,7 @@ The same seed always prints the same game. Engine options go in as --option KEY=
 import json
 
 from engine import playout
-from engine.games import GAMES, get_game
+from engine.games import GAMES, game_name, get_game
 from host.cli import CliError
 
 
@@ -18,7 +18,7 @@ def add_parser(subparsers):
         help="play a seeded random game and narrate it",
         description="Play a whole game with random decisions seeded by --seed and print what happens.",
     )
-    p.add_argument("game", help="game to play (%s)" % ", ".join(sorted(GAMES)))
+    p.add_argument("game", help="game to play (%s; a dash reads as _)" % ", ".join(sorted(GAMES)))
     p.add_argument("--players", type=int, default=None,
                    help="number of players (default 4, or the nearest count the game allows)")
     p.add_argument("--seed", type=int, default=0, help="seed for the shuffle and the decisions (default 0)")
@@ -45,15 +45,16 @@ def parse_options(pairs):
 
 def run(args):
     try:
-        game = get_game(args.game)
+        name = game_name(args.game)
+        game = get_game(name)
         players = args.players
         if players is None:
             players = min(max(DEFAULT_PLAYERS, game.MIN_PLAYERS), game.MAX_PLAYERS)
         state = game.new_game(args.seed, players, **parse_options(args.option))
     except ValueError as e:
         raise CliError(str(e))
-    narrator = NARRATORS.get(args.game, StepNarrator)(state, print)
-    narrator.header(args.game, args.seed)
+    narrator = NARRATORS.get(name, StepNarrator)(state, print)
+    narrator.header(name, args.seed)
     steps = playout.run(state, args.seed, before=narrator.before, after=narrator.after)
     narrator.footer(steps)
     print_score_table(state, print)

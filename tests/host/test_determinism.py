@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 SCRIPT = ROOT / "tests" / "shared" / "determinism_playouts.py"
 COUNT = 100  # per game: every player count and variant in turn
-COUNTS = {"anastasia_solo": 240}  # 1-3 players x 5 readings, each 16 times
+COUNTS = {"anastasia_solo": 240}  # 1-3 players x the defaults and every reading, in turn
 
 
 def test_playout_digests_match_on_cpython_and_micropython():

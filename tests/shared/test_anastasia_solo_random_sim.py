@@ -28,6 +28,8 @@ READINGS = (
     {"unshown": "face_down", "clue_fee_to": "supply"},
     {"automa_finds_anastasia": "players_win", "deck_blanks": 6, "guest_gems": 1},
     {"automa_deck": DEFAULT_DECK[:3]},  # a short deck: reshuffled in most games
+    {"difficulty": "easy"},
+    {"difficulty": "hard"},
 )
 
 
