@@ -14,6 +14,8 @@ menu as on the box. run_to(t_us) lets the input task run at that time.
     assert box.screen()[0] == "SCORES" and box.lit() == [0, 1, 2, 3]
 """
 
+import gc
+
 from firmware import modes
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
 from firmware.context import Context, Input
@@ -166,6 +168,9 @@ class Box:
         return [p for p in range(SEATS) if self.strip[p] != (0, 0, 0)]
 
     def reboot(self, **options):
-        """A power cut and a new start on the same storage (nothing was stopped cleanly)."""
+        """A power cut and a new start on the same storage (nothing was stopped cleanly).
+        This box is gone afterwards, as the RAM of a box that lost power."""
         self.journal.close()
+        self.mode = self.ctx = self.leds = self.display = self.settings = None
+        gc.collect()  # a small test heap holds one box's game, not two
         return Box(self.path, self.name, **options)
