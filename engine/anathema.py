@@ -333,6 +333,9 @@ class AnathemaState:
                                 % (cid, _seat_name(self.turn)))
         return c
 
+    def _items(self, loose):
+        return [CARD_IDS[self.table[i]] for i in loose]
+
     def _parse_items(self, items):
         """[loose table indices], [build indices] named by an action (each once)."""
         if not isinstance(items, (list, tuple)):
@@ -404,11 +407,12 @@ class AnathemaState:
                 return False
             if advanced and total > value and can_split(vals, value):
                 return True
-            raise IllegalAction(self._not_value(h, loose, value, advanced))
+            raise IllegalAction(self._not_value(h, loose, value, vals, ""))
         cards, w, multiple, _last = self.builds[builds[0]]
         name = self.build_name(builds[0])
         vals = vals + [c // 4 + 1 for c in cards]
         if multiple:
+            # Only an advanced game holds multiple builds (from_dict checks it).
             if value != w:
                 raise IllegalAction("build %s is a multiple %d: its value cannot change" % (name, w))
             if not can_split(vals, value):
@@ -423,10 +427,13 @@ class AnathemaState:
                 raise IllegalAction("single build %s is worth %d: as a multiple build it must be worth %s %d"
                                     % (name, w, "more than" if self.rules.convert_higher else "at least", w))
             return True
-        raise IllegalAction(self._not_value(h, loose, value, advanced, "build %s (%d) + " % (name, w)))
+        raise IllegalAction(self._not_value(h, loose, value, vals, "build %s (%d) + " % (name, w)))
 
-    def _not_value(self, h, loose, value, advanced, base=""):
+    def _not_value(self, h, loose, value, vals, base):
         named = base + " + ".join([CARD_IDS[h]] + self._items(loose))
+        advanced = self.rules.advanced
+        if not advanced and _total(vals) > value and can_split(vals, value):
+            return "%s would be a multiple build of %d: multiple builds are an advanced rule" % (named, value)
         if advanced:
             return "%s neither adds up to %d nor splits into sets of %d" % (named, value, value)
         return "%s does not add up to %d" % (named, value)

@@ -3,6 +3,7 @@
 GAMES = {
     "anomia": "engine.anomia",
     "anomia_score": "engine.anomia_score",  # the buzzer box's scorekeeper
+    "anathema": "engine.anathema",
 }
 
 
