@@ -3,12 +3,17 @@
 Pure functions over lists of card numbers (ints 1-13); indices refer to those lists.
 A "group" is a set of cards whose numbers add up to the target value.
 
-The searches that list moves (subsets_by_sum, grow) can meet many combinations on a crowded
-table, so each one spends from a step budget, a one-element list [steps left] shared
-by every search of one legal_actions() call. When it runs out the search stops, and
-the caller learns it from budget[0] < 0. Checking one given move (can_split) needs no
-budget: it looks at the few cards the move names.
+The searches that list moves (subsets_by_sum, grow) name sets of loose table cards
+by bit masks (bit i for card i), small ints for up to MASK_CARDS cards, so a set
+costs no heap. They can meet many combinations on a crowded table, so each one
+spends from a step budget, a one-element list [steps left] shared by the searches of
+one listing; when it runs out the search stops, and the caller learns it from
+budget[0] < 0. Checking one given move (can_split) needs no budget: it looks at the
+few cards the move names.
 """
+
+# Masks stay below 2**30: small ints on every port.
+MASK_CARDS = 30
 
 
 def can_split(values, target):
@@ -80,107 +85,170 @@ def _complete(vs, used, start, need, target, groups):
     return False
 
 
-def subsets_by_sum(values, top, cap, budget):
-    """by_sum[t] for t in 0..top: the subsets of indices into values adding up to t, as
-    tuples of ascending indices (by_sum[0] is [()]), at most `cap` for each t. One
-    search serves every capture and build of a turn, since they all draw on one table."""
+def subsets_by_sum(values, top, room, budget):
+    """by_sum[t] for t in 0..top: the masks of the subsets of `values` (at most
+    MASK_CARDS of them) adding up to t; by_sum[0] is [0]. One search serves every capture
+    and build of a turn, since they all draw on one table. Each subset kept takes one
+    from room[0]; the search stops when none is left (or the budget is spent)."""
     by_sum = [[] for _ in range(top + 1)]
-    by_sum[0].append(())
+    by_sum[0].append(0)
     order = sorted(range(len(values)), key=lambda i: values[i])
-    _sums(values, order, 0, top, 0, [], by_sum, cap, budget)
+    _sums(values, order, 0, top, 0, 0, by_sum, room, budget)
     return by_sum
 
 
-def _sums(values, order, start, top, total, chosen, by_sum, cap, budget):
+def _sums(values, order, start, top, total, mask, by_sum, room, budget):
     for k in range(start, len(order)):
         budget[0] -= 1
-        if budget[0] < 0:
+        if budget[0] < 0 or room[0] <= 0:
             return
         i = order[k]
         v = values[i]
         if total + v > top:
             return  # order is by value: every later card is too big as well
-        chosen.append(i)
-        if len(by_sum[total + v]) < cap:
-            by_sum[total + v].append(tuple(sorted(chosen)))
-        _sums(values, order, k + 1, top, total + v, chosen, by_sum, cap, budget)
-        chosen.pop()
+        m = mask | (1 << i)
+        by_sum[total + v].append(m)
+        room[0] -= 1
+        _sums(values, order, k + 1, top, total + v, m, by_sum, room, budget)
 
 
-def sum_of(values, idx):
+def members(mask):
+    """The indices in a mask, ascending."""
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def count(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
+
+
+def sum_of(values, mask):
     t = 0
-    for i in idx:
-        t += values[i]
+    i = 0
+    while mask:
+        if mask & 1:
+            t += values[i]
+        mask >>= 1
+        i += 1
     return t
 
 
-def grow(fixed, loose, target, pure, budget, limit):
-    """Every distinct set S of indices into `loose` such that all of `fixed` plus the
-    cards S split into groups that each add up to target (S may be empty when fixed
-    splits alone, and when fixed is empty: then the result lists every union of
-    disjoint groups of loose cards, the empty one included). `pure` lists the groups of
-    loose cards alone (subsets_by_sum(loose, ...)[target]). The search stops once it
-    has found `limit` sets.
+class Found:
+    """Collects every distinct set grow() finds, until `limit` of them."""
 
-    Returns sorted tuples of ascending indices, in ascending order.
+    def __init__(self, limit):
+        self.sets = set()
+        self.limit = limit
+        self.stop = False
+
+    def add(self, mask):
+        self.sets.add(mask)
+        self.stop = len(self.sets) >= self.limit
+
+    def result(self):
+        return sorted(self.sets)
+
+
+class Largest:
+    """Keeps the `k` sets with the most cards that grow() finds (the first found among
+    equals); the search itself is bounded by its budget."""
+
+    def __init__(self, k):
+        self.best = []  # masks, most cards first
+        self.sizes = []
+        self.k = k
+        self.stop = False
+
+    def add(self, mask):
+        n = count(mask)
+        sizes = self.sizes
+        if len(sizes) == self.k and n <= sizes[-1]:
+            return
+        if mask in self.best:
+            return
+        i = len(sizes)
+        while i > 0 and sizes[i - 1] < n:
+            i -= 1
+        self.best.insert(i, mask)
+        sizes.insert(i, n)
+        if len(sizes) > self.k:
+            self.best.pop()
+            sizes.pop()
+
+    def result(self):
+        return sorted(self.best)
+
+
+def grow(fixed, loose, target, pure, budget, keep):
+    """The distinct sets S of loose cards (masks over `loose`) such that all of `fixed`
+    plus the cards S split into groups that each add up to target (S may be empty when
+    fixed splits alone; with fixed empty they are the unions of disjoint groups of loose
+    cards, the empty one included). `pure` lists the groups of loose cards alone
+    (subsets_by_sum(loose, ...)[target]). `keep` (Found or Largest) collects them, and
+    can stop the search. Returns keep.result(): ascending masks.
     """
     for v in fixed:
         if v > target:
             return []
-    items = sorted(fixed, reverse=True) + list(loose)
-    nf = len(fixed)
-    found = set()
-    used = [False] * len(items)
-    _open(items, nf, used, target, pure, 0, found, limit, budget)
-    return sorted(found)
+    fx = sorted(fixed, reverse=True)
+    _open(fx, [False] * len(fx), loose, target, pure, 0, 0, keep, budget)
+    return keep.result()
 
 
-def _open(items, nf, used, target, pure, next_pure, found, limit, budget):
-    if budget[0] < 0 or len(found) >= limit:
+def _open(fx, used, loose, target, pure, next_pure, taken, keep, budget):
+    if budget[0] < 0 or keep.stop:
         return
     i = 0
-    while i < nf and used[i]:
+    while i < len(fx) and used[i]:
         i += 1
-    if i < nf:
+    if i < len(fx):
         # A fixed card is still free: it opens a group with other free cards.
         used[i] = True
-        _close(items, nf, used, target, pure, i + 1, target - items[i], found, limit, budget)
+        _close(fx, used, loose, target, pure, i + 1, 0, target - fx[i], taken, keep, budget)
         used[i] = False
         return
-    # Every fixed card is grouped: the loose cards used so far are one answer.
-    found.add(tuple([k - nf for k in range(nf, len(items)) if used[k]]))
+    # Every fixed card is grouped: the loose cards taken so far are one answer.
+    keep.add(taken)
     # More groups of loose cards alone, in the order of `pure` so each combination
     # of them is tried once.
     for p in range(next_pure, len(pure)):
         budget[0] -= 1
         if budget[0] < 0:
             return
-        group = pure[p]
-        free = True
-        for k in group:
-            if used[nf + k]:
-                free = False
-                break
-        if free:
-            for k in group:
-                used[nf + k] = True
-            _open(items, nf, used, target, pure, p + 1, found, limit, budget)
-            for k in group:
-                used[nf + k] = False
+        if not pure[p] & taken:
+            _open(fx, used, loose, target, pure, p + 1, taken | pure[p], keep, budget)
 
 
-def _close(items, nf, used, target, pure, start, need, found, limit, budget):
+def _close(fx, used, loose, target, pure, fstart, lstart, need, taken, keep, budget):
     if need == 0:
-        _open(items, nf, used, target, pure, 0, found, limit, budget)
+        _open(fx, used, loose, target, pure, 0, taken, keep, budget)
         return
-    for j in range(start, len(items)):
+    # Cards join a group in one order (fixed ones first, each list by index), so every
+    # group is built once.
+    for j in range(fstart, len(fx)):
         budget[0] -= 1
         if budget[0] < 0:
             return
-        v = items[j]
-        if used[j] or v > need:
+        if used[j] or fx[j] > need:
             continue
         used[j] = True
-        _close(items, nf, used, target, pure, j + 1, need - v, found, limit, budget)
+        _close(fx, used, loose, target, pure, j + 1, lstart, need - fx[j], taken, keep, budget)
         used[j] = False
-
+    for j in range(lstart, len(loose)):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        bit = 1 << j
+        if taken & bit or loose[j] > need:
+            continue
+        _close(fx, used, loose, target, pure, len(fx), j + 1, need - loose[j], taken | bit, keep, budget)

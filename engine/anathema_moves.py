@@ -2,49 +2,56 @@
 
 A crowded table has a great many distinct plays (a capture may take any union of
 disjoint sets: fifteen loose cards gave 2,224 plays in one random game), more than a
-Pico's heap holds and more than anyone reads. So the listing is bounded three ways,
-all counted in steps and items, never in time, so both runtimes list the same plays:
-  SEARCH_BUDGET  search steps one listing may spend;
-  MAX_GROUPS     subsets of table cards kept for each sum 1-13;
-  MAX_ACTIONS    plays listed.
+Pico's heap holds and more than anyone reads. So the listing is bounded, counted in
+steps and items, never in time, so both runtimes list the same plays:
+  SUBSET_BUDGET  search steps for the sets of table cards worth each sum 1-13;
+  MAX_SUBSETS    such sets kept (all sums together);
+  SEARCH_BUDGET  search steps for combining them into plays;
+  MAX_ACTIONS    captures and builds listed (the trails come on top).
 A listing that fits is complete. One that does not is cut fairly: the plays are
 sorted into buckets (the captures with one hand card; the builds of one value with
-one hand card onto the table or onto one build), every bucket gets an equal share,
-and within a bucket the plays that use the most table cards come first. Trails are
-always listed when allowed. apply() checks any play by the rules themselves, listed
-or not. docs/anathema.md gives the measured figures.
+one hand card onto the table or onto one build), every bucket gets an equal share of
+the search and of the list, and within a bucket the plays that use the most table
+cards come first. Trails are always listed when allowed. apply() checks any play by
+the rules themselves, listed or not. docs/anathema.md gives the measured figures.
 """
 
 from engine.anathema_cards import CARD_IDS
-from engine.anathema_groups import grow, subsets_by_sum, sum_of
+from engine.anathema_groups import MASK_CARDS, Found, Largest, count, grow, members, subsets_by_sum, sum_of
 
+SUBSET_BUDGET = 5000
+MAX_SUBSETS = 300
 SEARCH_BUDGET = 20000
-MAX_GROUPS = 64
-MAX_ACTIONS = 200
-# In a cut listing a bucket looks at this many times its share before it keeps the best.
-LOOK_AHEAD = 4
+MAX_ACTIONS = 120
 
 
 def plays(state):
     """(actions, complete): the plays of state.turn, and whether that is all of them."""
     p = state.turn
     hand = sorted(state.hands[p])
-    lv = [c // 4 + 1 for c in state.table]
-    budget = [SEARCH_BUDGET]
+    # The searches look at the first MASK_CARDS loose cards (a table never seen in play).
+    lv = [c // 4 + 1 for c in state.table[:MASK_CARDS]]
+    budget = [SUBSET_BUDGET]
+    room = [MAX_SUBSETS]
     # No play needs a sum above the highest card in hand.
-    by_sum = subsets_by_sum(lv, hand[-1] // 4 + 1, MAX_GROUPS, budget)
-    complete = True
-    for subsets in by_sum:
-        if len(subsets) >= MAX_GROUPS:
-            complete = False
+    by_sum = subsets_by_sum(lv, hand[-1] // 4 + 1, room, budget)
+    complete = budget[0] >= 0 and room[0] > 0 and len(state.table) <= MASK_CARDS
     buckets = _buckets(state, hand, by_sum)
-    acts = _collect(state, buckets, lv, by_sum, budget, 0)
-    if acts is None:
+    budget = [SEARCH_BUDGET]
+    found = _collect(state, buckets, lv, by_sum, budget, 0)
+    if found is None or budget[0] < 0:
         complete = False
-        share = (MAX_ACTIONS - len(hand)) // len(buckets)
-        acts = _collect(state, buckets, lv, by_sum, [SEARCH_BUDGET], share if share > 0 else 1)
-    elif budget[0] < 0:
-        complete = False
+        share = MAX_ACTIONS // len(buckets)
+        found = None  # free the first search before the second
+        found = _collect(state, buckets, lv, by_sum, None, share if share > 0 else 1)
+    # Only now the plays become action lists (the searches keep small tuples).
+    acts = []
+    for k, mask, builds in found:
+        h, value, _b = buckets[k]
+        items = [CARD_IDS[state.table[i]] for i in members(mask)]
+        for b in builds:
+            items.append(CARD_IDS[state.builds[b][0][0]])
+        acts.append(["capture", CARD_IDS[h], items] if value == 0 else ["build", CARD_IDS[h], value, items])
     if not acts or not state.owns_build(p):
         for h in hand:
             acts.append(["trail", CARD_IDS[h]])
@@ -95,37 +102,42 @@ def _buckets(state, hand, by_sum):
 
 
 def _collect(state, buckets, lv, by_sum, budget, share):
-    """The plays of every bucket, or None when there are more than MAX_ACTIONS (share 0);
-    with a share, at most that many per bucket."""
+    """[(bucket index, mask of loose cards, build indices)]. share 0: the plays of every bucket,
+    all drawing on `budget`, or None when there are more than MAX_ACTIONS. Otherwise at
+    most `share` plays per bucket, each bucket with an equal part of SEARCH_BUDGET."""
     acts = []
-    for h, value, b in buckets:
-        limit = share * LOOK_AHEAD if share else MAX_ACTIONS + 1 - len(acts)
-        found = _candidates(state, h, value, b, lv, by_sum, budget, limit)
+    for k in range(len(buckets)):
+        h, value, b = buckets[k]
+        if share:
+            budget = [SEARCH_BUDGET // len(buckets)]
+        limit = share or MAX_ACTIONS + 1 - len(acts)
+        found = _candidates(state, h, value, b, lv, by_sum, budget, limit, share > 0)
         if share and len(found) > share:
             # Most table cards first; the sort is stable, so search order breaks ties.
             ranked = sorted(found, key=lambda f: -_size(state, f))
             found = [f for f in found if f in ranked[:share]]
-        hid = CARD_IDS[h]
-        for idx, builds in found:
-            items = [CARD_IDS[state.table[i]] for i in idx]
-            for k in builds:
-                items.append(CARD_IDS[state.builds[k][0][0]])
-            acts.append(["capture", hid, items] if value == 0 else ["build", hid, value, items])
-        if not share and len(acts) > MAX_ACTIONS:
+        for mask, builds in found:
+            acts.append((k, mask, builds))
+        if not share and (len(acts) > MAX_ACTIONS or budget[0] < 0):
             return None
     return acts
 
 
 def _size(state, found):
-    n = len(found[0])
+    n = count(found[0])
     for b in found[1]:
         n += len(state.builds[b][0])
     return n
 
 
-def _candidates(state, h, value, b, lv, by_sum, budget, limit):
-    """[(loose indices, build indices)] of one bucket, at most about `limit`."""
+def _candidates(state, h, value, b, lv, by_sum, budget, limit, largest):
+    """[(mask of loose cards, build indices)] of one bucket: with `largest` the searches keep
+    the `limit` sets with the most cards, otherwise they stop after `limit` sets."""
     a = h // 4 + 1
+
+    def keep():
+        return Largest(limit) if largest else Found(limit)
+
     out = []
     if value == 0:
         # Captures: any union of disjoint sets worth a, with any of the builds worth a.
@@ -133,9 +145,9 @@ def _candidates(state, h, value, b, lv, by_sum, budget, limit):
         for k in range(len(state.builds)):
             if state.builds[k][1] == a:
                 build_sets = build_sets + [s + (k,) for s in build_sets]
-        for s in grow([], lv, a, by_sum[a], budget, limit):
+        for s in grow([], lv, a, by_sum[a], budget, keep()):
             for bs in build_sets:
-                if (s or bs) and len(out) < limit:
+                if (s or bs) and (largest or len(out) < limit):
                     out.append((s, bs))
         return out
     advanced = state.rules.advanced
@@ -146,7 +158,7 @@ def _candidates(state, h, value, b, lv, by_sum, budget, limit):
                 out.append((s, ()))
         if advanced:
             # A new multiple build: two groups worth value or more.
-            for s in grow([a], lv, value, by_sum[value], budget, limit):
+            for s in grow([a], lv, value, by_sum[value], budget, keep()):
                 if a + sum_of(lv, s) > value:
                     out.append((s, ()))
         return out
@@ -155,7 +167,7 @@ def _candidates(state, h, value, b, lv, by_sum, budget, limit):
     if multiple:
         # Adding to a multiple build: its value stays.
         if advanced and value == w:
-            for s in grow(fixed, lv, value, by_sum[value], budget, limit):
+            for s in grow(fixed, lv, value, by_sum[value], budget, keep()):
                 out.append((s, (b,)))
         return out
     if value >= w + a:
@@ -164,7 +176,7 @@ def _candidates(state, h, value, b, lv, by_sum, budget, limit):
             out.append((s, (b,)))
     if advanced and (value > w or (value == w and not state.rules.convert_higher)):
         # Turning it into a multiple build, its cards regrouped with the new ones.
-        for s in grow(fixed, lv, value, by_sum[value], budget, limit):
+        for s in grow(fixed, lv, value, by_sum[value], budget, keep()):
             if w + a + sum_of(lv, s) > value:
                 out.append((s, (b,)))
     return out
