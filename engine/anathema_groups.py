@@ -25,7 +25,8 @@ def split(values, target):
     """One way to split `values` into groups adding up to target, as lists of indices
     into values (largest cards first), or None. For showing a move to a person."""
     groups = []
-    order = sorted(range(len(values)), key=lambda i: -values[i])
+    # Largest first, then by index: a total order (MicroPython's sort is not stable).
+    order = sorted(range(len(values)), key=lambda i: (14 - values[i]) * 256 + i)
     if not _split(values, target, groups):
         return None
     return [[order[k] for k in g] for g in groups]
@@ -92,7 +93,9 @@ def subsets_by_sum(values, top, room, budget):
     from room[0]; the search stops when none is left (or the budget is spent)."""
     by_sum = [[] for _ in range(top + 1)]
     by_sum[0].append(0)
-    order = sorted(range(len(values)), key=lambda i: values[i])
+    # By value, then by index: a total order, so both runtimes search alike
+    # (MicroPython's sort is not stable).
+    order = sorted(range(len(values)), key=lambda i: values[i] * 256 + i)
     _sums(values, order, 0, top, 0, 0, by_sum, room, budget)
     return by_sum
 

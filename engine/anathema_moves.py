@@ -113,9 +113,11 @@ def _collect(state, buckets, lv, by_sum, budget, share):
         limit = share or MAX_ACTIONS + 1 - len(acts)
         found = _candidates(state, h, value, b, lv, by_sum, budget, limit, share > 0)
         if share and len(found) > share:
-            # Most table cards first; the sort is stable, so search order breaks ties.
-            ranked = sorted(found, key=lambda f: -_size(state, f))
-            found = [f for f in found if f in ranked[:share]]
+            # Most table cards first, search order among equals (a total order: MicroPython's
+            # sort is not stable); the ones kept stay in search order.
+            ranked = sorted(range(len(found)), key=lambda j: j - _size(state, found[j]) * 65536)
+            keep = sorted(ranked[:share])
+            found = [found[j] for j in keep]
         for mask, builds in found:
             acts.append((k, mask, builds))
         if not share and (len(acts) > MAX_ACTIONS or budget[0] < 0):

@@ -1,4 +1,4 @@
-"""The same seeded Anomia playouts give the same digest after every step on CPython and MicroPython."""
+"""The same seeded playouts give the same digest after every step on CPython and MicroPython."""
 
 import subprocess
 from pathlib import Path
@@ -9,26 +9,45 @@ ROOT = Path(__file__).resolve().parents[2]
 
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 SCRIPT = ROOT / "tests" / "shared" / "determinism_playouts.py"
-COUNT = 100  # mixed player counts 3-6 and both decks; ~16,900 digests, about 10 s on MicroPython
+COUNT = 100  # Anomia: mixed player counts 3-6 and both decks; ~16,900 digests, about 10 s on MicroPython
+# Anathema: whole games to 21, 6 of each layout (2, 3, 4 players, partners), half of them
+# with the advanced rules; some 5,500 digests.
+ANATHEMA_COUNT = 24
+
+
+def _compare(count, game):
+    # MicroPython runs in the background while CPython computes the same lines here.
+    proc = subprocess.Popen(
+        [str(MICROPYTHON), "-X", "heapsize=192k", str(SCRIPT), str(count), game],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    expected = []
+    determinism_playouts.emit_playouts(count, expected.append, game)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    got = out.splitlines()
+    assert expected[-1] == "playouts %d" % count
+    assert sum(1 for line in expected if " start " in line) == count
+    for n, (want, have) in enumerate(zip(expected, got, strict=False)):
+        assert have == want, "line %d differs:\n  cpython:     %s\n  micropython: %s" % (n + 1, want, have)
+    assert len(got) == len(expected), "micropython stopped after %d of %d lines" % (len(got), len(expected))
+    return expected
 
 
 def test_playout_digests_match_on_cpython_and_micropython():
     assert COUNT >= 100
-    # MicroPython runs in the background while CPython computes the same lines here.
-    proc = subprocess.Popen(
-        [str(MICROPYTHON), "-X", "heapsize=192k", str(SCRIPT), str(COUNT)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    expected = []
-    determinism_playouts.emit_playouts(COUNT, expected.append)
-    out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 0, err
-    got = out.splitlines()
-    assert expected[-1] == "playouts %d" % COUNT
-    assert sum(1 for line in expected if " start " in line) == COUNT
-    for n, (want, have) in enumerate(zip(expected, got, strict=False)):
-        assert have == want, "line %d differs:\n  cpython:     %s\n  micropython: %s" % (n + 1, want, have)
-    assert len(got) == len(expected), "micropython stopped after %d of %d lines" % (len(got), len(expected))
+    _compare(COUNT, "anomia")
+
+
+def test_anathema_digests_match_on_cpython_and_micropython():
+    lines = _compare(ANATHEMA_COUNT, "anathema")
+    # the games really cover every layout, both rule sets and every kind of action
+    starts = [line for line in lines if " start " in line]
+    layouts = set((line.split()[3], '"partners":true' in line) for line in starts)
+    assert len(layouts) == 4  # 2, 3 and 4 players, and partners
+    assert any('"advanced":true' in line for line in starts)
+    for op in ("deal", "trail", "capture", "build", "pass"):
+        assert any('["%s"' % op in line for line in lines), op
 
 
 def test_a_different_seed_gives_a_different_sequence():
