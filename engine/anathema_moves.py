@@ -176,8 +176,9 @@ def _candidates(state, h, value, b, lv, by_sum, budget, limit, largest):
         # Raising a single build: everything added counts towards the new value.
         for s in by_sum[value - w - a]:
             out.append((s, (b,)))
-    if advanced and (value > w or (value == w and not state.rules.convert_higher)):
-        # Turning it into a multiple build, its cards regrouped with the new ones.
+    if advanced and value >= w:
+        # Turning it into a multiple build, its cards regrouped with the new ones (a value
+        # equal to the single build's comes here only when the rules allow it: _buckets).
         for s in grow(fixed, lv, value, by_sum[value], budget, keep()):
             if w + a + sum_of(lv, s) > value:
                 out.append((s, (b,)))

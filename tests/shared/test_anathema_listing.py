@@ -7,7 +7,7 @@ from engine.playout import RandomChooser
 from tests.shared.anathema_positions import position
 from tests.shared.compat import IS_MICROPYTHON
 
-POSITIONS = 6 if IS_MICROPYTHON else 60
+POSITIONS = 6 if IS_MICROPYTHON else 100
 MAX_ITEMS = 5 if IS_MICROPYTHON else 7
 
 
@@ -71,6 +71,31 @@ def test_the_listing_is_exactly_what_apply_accepts():
     assert kinds >= set(["capture", "build", "trail"])
     if not IS_MICROPYTHON:
         assert "multiple" in kinds
+
+
+# Positions rich in builds: a card on a loose card of its own number, single builds that
+# may turn into multiple ones of a higher, equal or lower value, a multiple build to add to.
+RICH = [
+    dict(hands=[["5a", "5b", "7c", "6d"], ["9a", "9b", "9c", "9d"]], table=["5c", "2a", "3a", "1b"]),
+    dict(hands=[["4d", "6a", "7a", "3c"], ["9a", "9b", "9c", "9d"]], table=["2c", "1d", "3d"],
+         builds=[(["3a", "3b"], 6, False, 1)]),
+    dict(hands=[["3c", "6a", "7a", "2d"], ["9a", "9b", "9c", "9d"]], table=["2b", "4d", "1c"],
+         builds=[(["3a", "4a"], 7, False, 1)]),
+    dict(hands=[["5a", "7c", "2d", "6b"], ["9a", "9b", "9c", "9d"]], table=["2b", "5d", "1c"],
+         builds=[(["3a", "4a", "7b"], 7, True, 1)]),
+]
+
+
+def test_the_listing_matches_apply_on_positions_rich_in_builds():
+    for spec in RICH:
+        multiple = 0
+        for convert in ("not_lower", "higher"):
+            s = position(advanced=True, convert=convert, **spec)
+            listed = s.legal_actions()
+            assert s.listed_all
+            assert sorted(map(_key, listed)) == sorted(map(_key, _every_play(s))), (spec, convert)
+            multiple += len([a for a in listed if a[0] == "build" and _is_multiple(s, a)])
+        assert multiple, spec
 
 
 def _is_multiple(state, action):
