@@ -4,7 +4,7 @@ and raises core.BadState naming the first one broken (docs/anathema.md, "Saved s
 from engine import anathema
 from engine.anathema_cards import CARD_OF_ID, REWARD_KINDS
 from engine.anathema_groups import can_split
-from engine.core import CHANCE, BadState
+from engine.core import CHANCE, BadState, load_checked
 from engine.rng import Rng
 
 MAX_COUNT = 100000  # any tally or total of a saved game is far below this
@@ -51,12 +51,7 @@ def _ints(v, n, what):
 
 
 def load(d):
-    try:
-        return _load(d)
-    except BadState:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise BadState("bad anathema state: %s" % (e,))
+    return load_checked(_load, d, "anathema")
 
 
 def _load(d):
