@@ -103,10 +103,22 @@ def _capture(state, who, cid, items):
         won = []
         for target, kind in earned:
             if CARD_IDS[target] in items or _in_builds(state, target, items):
-                won.append("%s: %s" % (CARD_IDS[target], REWARD_NAMES[kind]))
+                usable = "" if _usable(state, kind, cid, loose) else ", nothing to use it on"
+                won.append("%s: %s%s" % (CARD_IDS[target], REWARD_NAMES[kind], usable))
         if won:
             text += " (reward %s)" % _listing(won)
     return text
+
+
+def _usable(state, kind, cid, loose):
+    """Whether a reward earned by this capture can do anything (else the engine skips it)."""
+    p = state.turn
+    if kind == "swap":
+        return len(state.table) > len(loose) and len(state.hands[p]) > 1
+    for q in range(state.players):
+        if q != p and (state.hands[q] if kind == "peek" else state.piles[q]):
+            return True
+    return False
 
 
 def _in_builds(state, card, items):

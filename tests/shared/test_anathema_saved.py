@@ -153,3 +153,9 @@ def test_describe_tells_what_a_move_does():
     adv.apply(["capture", "7d", ["3a"]])
     assert adv.describe(["peek", 1]) == "P3 peeks at P2's hand"
     assert adv.describe(["pass"]) == "P3 does not use the Peek reward"
+    # a reward that can do nothing is said so (the engine skips it)
+    lone = position(hands=[["1b"], []], table=["1c", "5d"], dealer=0, advanced=True)
+    text = lone.describe(["capture", "1b", ["1c"]])
+    assert text == "P1 captures 1c with 1b (reward 1c: Peek, nothing to use it on)"
+    lone.apply(["capture", "1b", ["1c"]])
+    assert lone.pending == []
