@@ -1,5 +1,5 @@
-"""Anathema players for self-play: a random bot and a greedy bot, and the tally of a series
-of games (what `tablemate simulate anathema` prints).
+"""Anathema players for self-play: a random bot and a greedy bot, and the tallies of a series
+of games (win counts, points by category, hands and actions) for a report to print.
 
 A bot is any object with choose(state) -> one of state.legal_actions(). "random" is
 engine.playout.RandomChooser. GreedyBot values each play by what it wins at once,
