@@ -4,6 +4,7 @@ GAMES = {
     "anomia": "engine.anomia",
     "anomia_score": "engine.anomia_score",  # the buzzer box's scorekeeper
     "anastasia_solo": "engine.anastasia_solo",  # Finding Anastasia, 1-3 players and the automa
+    "anathema": "engine.anathema",
 }
 
 

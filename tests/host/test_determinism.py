@@ -11,6 +11,9 @@ MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 SCRIPT = ROOT / "tests" / "shared" / "determinism_playouts.py"
 COUNT = 100  # Anomia: mixed player counts 3-6 and both decks; ~16,900 digests, about 10 s on MicroPython
 SOLO_COUNT = 240  # solo Anastasia: 1-3 players, every reading, a one-card deck, real cards on a table
+# Anathema: whole games to 21, 6 of each layout (2, 3, 4 players, partners), half of them
+# with the advanced rules; some 5,500 digests.
+ANATHEMA_COUNT = 24
 
 
 def compare_runtimes(game, count):
@@ -43,9 +46,20 @@ def test_solo_anastasia_digests_match_on_cpython_and_micropython():
     assert sum(1 for line in lines if ' ["automa"] ' in line) > SOLO_COUNT
 
 
+def test_anathema_digests_match_on_cpython_and_micropython():
+    lines = compare_runtimes("anathema", ANATHEMA_COUNT)
+    # the games really cover every layout, both rule sets and every kind of action
+    starts = [line for line in lines if " start " in line]
+    layouts = set((line.split()[3], '"partners":true' in line) for line in starts)
+    assert len(layouts) == 4  # 2, 3 and 4 players, and partners
+    assert any('"advanced":true' in line for line in starts)
+    for op in ("deal", "trail", "capture", "build", "pass"):
+        assert any('["%s"' % op in line for line in lines), op
+
+
 def test_a_different_seed_gives_a_different_sequence():
     # guards the comparison above against trivially equal output
-    for game in ("anomia", "anastasia_solo"):
+    for game in ("anomia", "anastasia_solo", "anathema"):
         a, b = [], []
         determinism_playouts.emit_playouts(2, a.append, game)
         determinism_playouts.emit_playouts(3, b.append, game)

@@ -3,7 +3,7 @@
 Usage (from the repository root):
     .venv/bin/micropython -X heapsize=192k tests/shared/determinism_playouts.py [count [game]]
     .venv/bin/python tests/shared/determinism_playouts.py [count [game]]
-game is anomia (the default) or anastasia_solo.
+game is anomia (the default), anastasia_solo or anathema.
 Both must print the same lines: per playout a "start" line with the setup digest,
 one line per step (step number, action, digest after it) and an "end" line with
 the scores; a last line "playouts N". tests/host/test_determinism.py runs both.
@@ -43,7 +43,14 @@ def solo_spec(i):
     return i * 7919 + 5, 1 + i % 3, SOLO_READINGS[(i // 3) % len(SOLO_READINGS)]
 
 
-SPECS = {"anomia": playout_spec, "anastasia_solo": solo_spec}
+def anathema_spec(i):
+    """(seed, players, options) of Anathema playout i: 2, 3, 4 players and partners in turn,
+    basic and advanced rules."""
+    layout = i % 4
+    return i * 7919 + 3, (2, 3, 4, 4)[layout], {"partners": layout == 3, "advanced": (i // 4) % 2 == 1}
+
+
+SPECS = {"anomia": playout_spec, "anastasia_solo": solo_spec, "anathema": anathema_spec}
 
 
 def emit_playouts(count, emit, name="anomia"):
