@@ -1,0 +1,860 @@
+"""Finding Anastasia ledger: the 4-8 player game over public information only (docs/anastasia.md).
+
+This is what the box keeps while the players hold their secret cards: the gems (supply,
+purses, the 15 spaces), the tokens, how many clues each hand and the deck hold, the roles
+that were shown, poison, the Gossip's allegiance, the Red Army Spy's countdown and whose
+decision comes next. The table enters what it saw; the ledger refuses what cannot happen
+and works out every gem flow itself. engine.anastasia (the whole game) keeps one of these
+as its public half, so both always agree.
+
+Seats 0..N-1 go clockwise; people see them as P1..PN. A clue card id (engine.anastasia_cards)
+0-14 is also its board space: column id // 5 (Location, Trinket, Story), row id % 5.
+
+Entries (JSON-safe lists). Who enters what is current_player()'s decision, except "react":
+  ["answer", t, card]    start of the turn: player t, asked by the active player, claims card
+  ["declare"]            the active player declares the Collector's set (start of turn or as
+                         the action; not during the Thief's free action): the game ends
+  action phase of the active player (also the Thief's free action after a reveal):
+  ["look", t]            look at a clue of t: +2 from the supply, then 1 to t
+  ["exchange", t]        exchange a clue with t: +1
+  ["question", t, card]  ask t a further question, t claims card: +1
+  ["draw"]               draw 2 clues, keep 1: the deck shrinks by one, the hand grows by one
+  ["reveal", t, role]    pay 5: t's role card is shown; its reveal effect follows
+  ["reveal_self", role]  pay 7: the active player's own role card is shown
+  ["pass"]               the Thief's free action only: take none
+  reveal effects:
+  ["gems"] / ["clue"]    the Collector's choice (10 gems or a clue); in the Misinformant's
+                         round, each player's choice (2 gems or a clue)
+  ["snoop", t]           the Gossip looks at t's hand, then
+  ["allegiance", 1 | 0]  wins if Anastasia wins (1) or if she does not (0)
+  ["peek", t, 1 | 0]     the Psychic looked at t's role: 1 = it was Anastasia and is revealed
+  ["poison", t, role]    Rasputin's Agent reveals t, who is poisoned
+  any time after a claimed answer, before the next entry:
+  ["react", p]           p shows the claimed clue face up (once per player per game)
+  after an end effect:
+  ["role", p, role]      each player whose role is still hidden enters it, in seat order
+  ["collector_set", 1|0] an undeclared, unpoisoned Collector shows whether they hold all three
+"""
+
+from engine import anastasia_cards as cards
+from engine import anastasia_rules as rules
+from engine.anastasia_rules import is_int, player, role_name
+from engine.core import TERMINAL, BadState, IllegalAction, digest_of
+
+MIN_PLAYERS = rules.MIN_PLAYERS
+MAX_PLAYERS = rules.MAX_PLAYERS
+STATE_VERSION = 1
+OPTIONS = {"empress": None}
+for _k in rules.RULE_OPTIONS:
+    OPTIONS[_k] = rules.RULE_OPTIONS[_k]
+
+SPACES = cards.FIRST_BLANK  # one board space per real clue card
+ROWS = cards.CLUES_PER_CATEGORY
+
+# Why a game ended: the end effect that fired.
+END_REASONS = ("anastasia", "impostor", "collector", "red_army_spy")
+
+# Entry name -> number of int arguments.
+ARITY = {
+    "answer": 2, "declare": 0, "look": 1, "exchange": 1, "question": 2, "draw": 0,
+    "reveal": 2, "reveal_self": 1, "pass": 0, "gems": 0, "clue": 0, "snoop": 1,
+    "allegiance": 1, "peek": 2, "poison": 2, "react": 1, "role": 2, "collector_set": 1,
+}
+# Decision frame kind -> the entries it takes.
+FRAME_ENTRIES = {
+    "ask": ("answer", "declare"),
+    "act": ("look", "exchange", "question", "draw", "reveal", "reveal_self", "declare", "pass"),
+    "collector": ("gems", "clue"),
+    "choose": ("gems", "clue"),
+    "snoop": ("snoop",),
+    "allegiance": ("allegiance",),
+    "peek": ("peek",),
+    "poison": ("poison",),
+}
+FRAME_WORDS = {
+    "ask": "ask a question",
+    "act": "choose an action",
+    "collector": "choose 10 gems or a clue (Collector)",
+    "choose": "take 2 gems or a clue (Misinformant)",
+    "snoop": "choose whose hand to look at (Gossip)",
+    "allegiance": "announce an allegiance (Gossip)",
+    "peek": "choose whose role to look at (Psychic)",
+    "poison": "choose whom to reveal and poison (Rasputin's Agent)",
+}
+# Entries whose first argument is another player.
+TARGETED = ("answer", "look", "exchange", "question", "reveal", "snoop", "peek", "poison")
+# The action entries, for gem statistics and menus.
+ACTIONS = ("look", "exchange", "question", "draw", "reveal", "reveal_self")
+
+
+def _int_args(entry):
+    for v in entry[1:]:
+        if not is_int(v):
+            return False
+    return True
+
+
+def parse(entry):
+    """(name, args) of a well-formed entry; IllegalAction naming the problem otherwise."""
+    if not isinstance(entry, (list, tuple)) or not entry or not isinstance(entry[0], str):
+        raise IllegalAction('an entry is a list like ["answer", 2, 7] or ["draw"], got %r' % (entry,))
+    name = entry[0]
+    if name not in ARITY:
+        raise IllegalAction("unknown entry %r (known: %s)" % (name, ", ".join(sorted(ARITY))))
+    if len(entry) != 1 + ARITY[name] or not _int_args(entry):
+        raise IllegalAction("%s takes %d int argument(s), got %r" % (name, ARITY[name], list(entry)))
+    return name, list(entry[1:])
+
+
+class LedgerState:
+    def __init__(self, players, rule_opts, empress, possible):
+        n = players
+        self.players = n
+        self.rules = rule_opts  # never changed, so states may share it
+        self.empress = empress  # seat, or -1 in the 4-player game
+        self.possible = possible  # the roles this game can hold (shared too)
+        self.supply = cards.TOTAL_GEMS
+        self.purses = [0] * n
+        self.spaces = [0] * SPACES
+        self.tokens = [[-1, -1, -1] for _ in range(n)]  # per player, per category: row or -1
+        self.hands = [0] * n  # clue cards in each hand
+        self.deck = 0
+        self.face_up = [-1] * n  # the clue a player showed in a Reaction (once per game)
+        self.roles = [-1] * n  # public roles; -1 while hidden
+        self.revealed_by = [-1] * n
+        self.poisoned = [0] * n
+        self.cleared = [0] * n  # the Psychic saw this player is not Anastasia
+        self.allegiance = -1  # the Gossip's: 1 wins with Anastasia, 0 against her
+        self.declared = -1  # seat of the Collector who declared
+        self.collector_set = -1  # 1/0 once the Collector's hand is known at the end
+        self.turn = 0
+        self.turn_no = 0  # turns begun, minus one
+        self.spy_end = -1  # the game ends when turn number spy_end is over
+        self.stack = []  # decision frames, the top one is decided next
+        self.react = None  # [card, responder] of the last answer, while a Reaction may follow
+        self.ended = None  # one of END_REASONS once an end effect fired
+
+    # -- gems ------------------------------------------------------------------
+    def gems(self):
+        """Where every gem is: {"supply": n, "purses": [per seat], "spaces": [15, by card id]}."""
+        return {"supply": self.supply, "purses": list(self.purses), "spaces": list(self.spaces)}
+
+    def _from_supply(self, n, whole):
+        """How many of n gems the supply pays; whole: the payment is one indivisible lot."""
+        if self.supply >= n:
+            return n
+        if self.rules["short_supply"] == "all_or_nothing" and whole:
+            return 0
+        return self.supply
+
+    def _receive(self, p, n):
+        got = self._from_supply(n, True)
+        self.supply -= got
+        self.purses[p] += got
+
+    def _pay(self, p, n):
+        self.purses[p] -= n
+        self.supply += n
+
+    def _answer(self, t, card):
+        """t claims card: t's token of that column moves there, t takes the space's gems and
+        each other space of the column gets one from the supply (top down while it lasts)."""
+        col = card // ROWS
+        self.tokens[t][col] = card % ROWS
+        self.purses[t] += self.spaces[card]
+        self.spaces[card] = 0
+        first = col * ROWS
+        if self._from_supply(ROWS - 1, True) == 0:
+            return
+        for s in range(first, first + ROWS):
+            if s != card and self.supply > 0:
+                self.supply -= 1
+                self.spaces[s] += 1
+
+    def _deal(self, p):
+        if self.deck > 0:
+            self.deck -= 1
+            self.hands[p] += 1
+
+    # -- roles -------------------------------------------------------------------
+    def _seat_of(self, role):
+        for p in range(self.players):
+            if self.roles[p] == role:
+                return p
+        return -1
+
+    def role_problem(self, p, role):
+        """Why p cannot be shown to hold role, given what the table has seen; None if p can."""
+        if not is_int(role) or not (0 <= role < cards.ROLE_COUNT):
+            return "%r is not a role (0-%d)" % (role, cards.ROLE_COUNT - 1)
+        if role == cards.EMPRESS:
+            if self.empress < 0:
+                return "there is no Empress with 4 players"
+            return "the Empress was shown at the start, by %s" % player(self.empress)
+        if role not in self.possible:
+            return "the %s is not dealt with %d players" % (role_name(role), self.players)
+        q = self._seat_of(role)
+        if q >= 0:
+            return "%s was already shown to be the %s" % (player(q), role_name(role))
+        if role == cards.ANASTASIA and self.cleared[p]:
+            return "the Psychic saw that %s is not Anastasia" % player(p)
+        return self._completion_problem(p, role, 0)
+
+    def _completion_problem(self, p, role, clear):
+        """Anastasia and Rasputin's Agent are always dealt: after p takes role (or, with
+        clear, after p is seen not to be Anastasia) they must still fit the hidden seats."""
+        hidden = 1 if clear else 0  # a cleared p stays hidden, but cannot be Anastasia
+        uncleared = 0
+        for q in range(self.players):
+            if q != p and self.roles[q] < 0:
+                hidden += 1
+                if not self.cleared[q]:
+                    uncleared += 1
+        need_ana = role != cards.ANASTASIA and self._seat_of(cards.ANASTASIA) < 0
+        need_agent = role != cards.RASPUTINS_AGENT and self._seat_of(cards.RASPUTINS_AGENT) < 0
+        if need_ana and uncleared == 0:
+            return "then nobody left could be Anastasia"
+        if need_ana + need_agent > hidden:
+            return "then Anastasia and Rasputin's Agent (always dealt) would not fit the hidden roles"
+        return None
+
+    def _reveal(self, t, role, by, poisoned):
+        self.roles[t] = role
+        self.revealed_by[t] = by
+        self.poisoned[t] = poisoned
+        if role == cards.ANASTASIA:
+            self._end("anastasia")
+        elif role == cards.IMPOSTOR:
+            self._end("impostor")
+        elif role == cards.COLLECTOR:
+            self.stack.append(["collector", t])
+        elif role == cards.FAMILY_FRIEND:
+            if self.empress >= 0:
+                self._deal(self.empress)
+            elif self.rules["empress_clue_without_empress"] == "family_friend":
+                self._deal(t)
+            self._receive(t, rules.FAMILY_FRIEND_GEMS)
+        elif role == cards.GOSSIP:
+            self.stack.append(["snoop", t])
+        elif role == cards.MISINFORMANT:
+            self.stack.append(["choose", t, self.players])
+        elif role == cards.PSYCHIC:
+            self.stack.append(["peek", t])
+        elif role == cards.RASPUTINS_AGENT:
+            self.stack.append(["poison", t])
+        elif role == cards.RED_ARMY_SPY:
+            self.spy_end = self.turn_no + self.players
+        elif role == cards.THIEF:
+            n = self.players
+            for i in range(1, n):
+                q = (t + i) % n
+                if self.purses[q] >= rules.THIEF_STEAL:
+                    self.purses[q] -= rules.THIEF_STEAL
+                    self.purses[t] += rules.THIEF_STEAL
+                elif self.rules["thief_empty_purse"] == "supply":
+                    self._receive(t, rules.THIEF_STEAL)
+            self.stack.append(["act", t, 1])
+
+    def _end(self, reason):
+        self.ended = reason
+        self.stack = []
+        self.react = None
+
+    def _finish(self):
+        """Nothing more to decide in this turn: the next player's turn, or the Spy's end."""
+        if self.ended is not None or self.stack:
+            return
+        if self.spy_end == self.turn_no:
+            self._end("red_army_spy")
+            return
+        self.turn = (self.turn + 1) % self.players
+        self.turn_no += 1
+        self.stack.append(["ask", self.turn])
+
+    # -- the end -----------------------------------------------------------------
+    def _role_entry_seat(self):
+        for p in range(self.players):
+            if self.roles[p] < 0:
+                return p
+        return -1
+
+    def _collector_question(self):
+        """The Collector's seat if the end still needs to know whether they hold a full set."""
+        if self.rules["collector_must_declare"] or self.declared >= 0 or self.collector_set >= 0:
+            return -1
+        c = self._seat_of(cards.COLLECTOR)
+        if c < 0 or self.poisoned[c]:
+            return -1
+        return c
+
+    def end_seat(self):
+        """After an end effect: who enters next (a role, else the Collector's set); -1 when done."""
+        p = self._role_entry_seat()
+        if p >= 0:
+            return p
+        return self._collector_question()
+
+    def _revealed_by_agent(self, p):
+        by = self.revealed_by[p]
+        return by >= 0 and self.roles[by] == cards.RASPUTINS_AGENT
+
+    def anastasia_wins(self):
+        """Anastasia was revealed, and not by Rasputin's Agent (so not poisoned either)."""
+        a = self._seat_of(cards.ANASTASIA)
+        return a >= 0 and self.revealed_by[a] >= 0 and not self._revealed_by_agent(a)
+
+    def _wins(self, p):
+        if self.poisoned[p]:
+            return False
+        role = self.roles[p]
+        a = self._seat_of(cards.ANASTASIA)
+        ana = self.anastasia_wins()
+        revealer = self.revealed_by[a] if a >= 0 else -1  # who revealed Anastasia, if anyone
+        if role == cards.ANASTASIA:
+            return ana
+        if role == cards.IMPOSTOR:
+            return self.revealed_by[p] >= 0 and not self._revealed_by_agent(p)
+        if role in (cards.EMPRESS, cards.PSYCHIC, cards.THIEF):
+            return revealer == p
+        if role == cards.FAMILY_FRIEND:
+            return revealer >= 0 and revealer in (p, self.empress)
+        if role == cards.GOSSIP:
+            return self.allegiance >= 0 and (self.allegiance == 1) == ana
+        if role == cards.COLLECTOR:
+            return self.declared == p or self.collector_set == 1
+        return not ana  # Misinformant, Rasputin's Agent, Red Army Spy
+
+    # -- common API ----------------------------------------------------------------
+    def is_over(self):
+        return self.ended is not None and self.end_seat() < 0
+
+    def current_player(self):
+        if self.ended is not None:
+            p = self.end_seat()
+            return TERMINAL if p < 0 else p
+        return self.stack[-1][1]
+
+    def frame(self):
+        """The decision waiting, as a list: ["ask", p], ["act", p, free], ["collector", p],
+        ["choose", p, left], ["snoop", p], ["allegiance", p], ["peek", p], ["poison", p],
+        ["role", p] or ["collector_set", p] after the end; None once the game is over."""
+        if self.ended is None:
+            return list(self.stack[-1])
+        p = self._role_entry_seat()
+        if p >= 0:
+            return ["role", p]
+        p = self._collector_question()
+        return None if p < 0 else ["collector_set", p]
+
+    def scores(self):
+        """1 for each winner and 0 for everyone else once the game is over; all 0 before."""
+        w = self.winners()
+        return [1 if p in w else 0 for p in range(self.players)]
+
+    def winners(self):
+        if not self.is_over():
+            return []
+        return [p for p in range(self.players) if self._wins(p)]
+
+    def legal_actions(self):
+        out = []
+        if self.is_over():
+            return out
+        if self.react is not None:
+            for p in range(self.players):
+                if self._react_problem(p) is None:
+                    out.append(["react", p])
+        fr = self.frame()
+        kind, p = fr[0], fr[1]
+        n = self.players
+        others = [t for t in range(n) if t != p]
+        if kind == "role":
+            for r in range(cards.ROLE_COUNT):
+                if self.role_problem(p, r) is None:
+                    out.append(["role", p, r])
+            return out
+        for name in (FRAME_ENTRIES[kind] if kind in FRAME_ENTRIES else (kind,)):
+            if name in ("answer", "question"):
+                cands = [[name, t, c] for t in others for c in range(SPACES)]
+            elif name in ("look", "exchange", "snoop"):
+                cands = [[name, t] for t in others]
+            elif name == "reveal" or name == "poison":
+                cands = [[name, t, r] for t in others for r in self.possible]
+            elif name == "reveal_self":
+                cands = [[name, r] for r in self.possible]
+            elif name == "peek":
+                cands = [[name, t, v] for t in others for v in (1, 0)]
+            elif name in ("allegiance", "collector_set"):
+                cands = [[name, 1], [name, 0]]
+            else:
+                cands = [[name]]
+            for e in cands:
+                if self._problem(e[0], e[1:]) is None:
+                    out.append(e)
+        return out
+
+    def check(self, entry):
+        """Raise IllegalAction (with the reason) unless entry can be applied now; changes nothing."""
+        name, args = parse(entry)
+        problem = self._problem(name, args)
+        if problem is not None:
+            raise IllegalAction(problem)
+        return name, args
+
+    def _problem(self, name, args):
+        """Why entry name(args) cannot be applied now, or None."""
+        if self.is_over():
+            return "the game is over"
+        n = self.players
+        if name == "react":
+            return self._react_problem(args[0])
+        fr = self.frame()
+        kind, p = fr[0], fr[1]
+        if kind in ("role", "collector_set"):
+            if name != kind:
+                return "the game has ended (%s): %s enters %s" % (
+                    self.ended, player(p), "their role" if kind == "role" else "whether they hold a full set")
+            if kind == "role":
+                if args[0] != p:
+                    return "roles are entered in seat order: %s is next" % player(p)
+                return self.role_problem(p, args[1])
+            return None if args[0] in (0, 1) else "collector_set is 1 (a full set) or 0"
+        if name not in FRAME_ENTRIES[kind]:
+            return "%s must %s now; %s is not possible" % (player(p), FRAME_WORDS[kind], name)
+        if name in TARGETED:
+            t = args[0]
+            if not (0 <= t < n):
+                return "there is no player %d in a %d-player game" % (t, n)
+            if t == p:
+                return "%s cannot choose themselves for %s" % (player(p), name)
+        if name in ("answer", "question"):
+            if not (0 <= args[1] < SPACES):
+                return "%r is not a clue space (0-%d)" % (args[1], SPACES - 1)
+        if name == "declare":
+            return self._declare_problem(p, fr)
+        if name == "pass":
+            return None if fr[2] else "only the Thief's free action may be passed"
+        if name == "look":
+            gain = self._from_supply(rules.LOOK_GEMS, True)
+            if self.purses[p] + gain < rules.LOOK_FEE:
+                return "%s has no gem to give %s (looking costs 1 after the supply pays %d)" % (
+                    player(p), player(args[0]), gain)
+        if name == "draw" or name == "clue":
+            if self.deck == 0:
+                return "the clue deck is empty"
+        if name == "reveal" or name == "poison":
+            t = args[0]
+            if self.roles[t] >= 0:
+                return "%s's role was already shown (%s)" % (player(t), role_name(self.roles[t]))
+            if name == "reveal" and self.purses[p] < rules.REVEAL_COST:
+                return "%s has %d gems: revealing a role costs %d" % (
+                    player(p), self.purses[p], rules.REVEAL_COST)
+            return self.role_problem(t, args[1])
+        if name == "reveal_self":
+            if self.roles[p] >= 0:
+                return "%s's role was already shown (%s)" % (player(p), role_name(self.roles[p]))
+            if self.purses[p] < rules.SELF_REVEAL_COST:
+                return "%s has %d gems: revealing your own role costs %d" % (
+                    player(p), self.purses[p], rules.SELF_REVEAL_COST)
+            r = args[0]
+            if is_int(r) and r in rules.NO_SELF_REVEAL:
+                return "%s cannot reveal themselves" % role_name(r)
+            return self.role_problem(p, r)
+        if name == "peek":
+            t = args[0]
+            if self.roles[t] >= 0:
+                return "%s's role was already shown (%s)" % (player(t), role_name(self.roles[t]))
+            if args[1] == 1:
+                return self.role_problem(t, cards.ANASTASIA)
+            if args[1] != 0:
+                return "peek ends with 1 (it was Anastasia) or 0 (it was not)"
+            return self._completion_problem(t, -1, 1)
+        if name == "allegiance" and args[0] not in (0, 1):
+            return "allegiance is 1 (wins if Anastasia wins) or 0 (wins if she does not)"
+        return None
+
+    def _react_problem(self, p):
+        react = self.react
+        if react is None or self.ended is not None:
+            return "a Reaction follows a claimed answer, before anything else is entered"
+        if not (0 <= p < self.players):
+            return "there is no player %d in a %d-player game" % (p, self.players)
+        if p == react[1]:
+            return "%s gave the answer and cannot disprove it" % player(p)
+        if self.face_up[p] >= 0:
+            return "%s already used their Reaction (%s)" % (player(p), cards.clue_label(self.face_up[p]))
+        if self.hands[p] == 0:
+            return "%s holds no clue" % player(p)
+        for q in range(self.players):
+            if self.face_up[q] == react[0]:
+                return "%s already shows %s face up" % (player(q), cards.clue_label(react[0]))
+        return None
+
+    def _declare_problem(self, p, fr):
+        if fr[0] == "act" and fr[2]:
+            return "the Collector declares on their own turn, not during the Thief's free action"
+        if self.roles[p] >= 0:
+            if self.roles[p] != cards.COLLECTOR:
+                return "%s is the %s, not the Collector" % (player(p), role_name(self.roles[p]))
+            if self.poisoned[p]:
+                return "%s is poisoned and cannot win" % player(p)
+            return None
+        return self.role_problem(p, cards.COLLECTOR)
+
+    def apply(self, entry):
+        """Apply one entry; IllegalAction (state unchanged) if it cannot happen now."""
+        name, args = self.check(entry)
+        self._do(name, args)
+
+    def _do(self, name, args):
+        if name == "react":
+            self.face_up[args[0]] = self.react[0]
+            self.react = None
+            return
+        self.react = None
+        if name == "role":
+            self.roles[args[0]] = args[1]
+            return
+        if name == "collector_set":
+            self.collector_set = args[0]
+            return
+        fr = self.stack.pop()
+        p = fr[1]
+        if name == "answer":
+            self._answer(args[0], args[1])
+            self.react = [args[1], args[0]]
+            self.stack.append(["act", p, 0])
+            return
+        if name == "declare":
+            self.roles[p] = cards.COLLECTOR
+            if self.revealed_by[p] < 0:
+                self.revealed_by[p] = p
+            self.declared = p
+            self._end("collector")
+            return
+        if name == "look":
+            self._receive(p, rules.LOOK_GEMS)
+            self.purses[p] -= rules.LOOK_FEE
+            self.purses[args[0]] += rules.LOOK_FEE
+        elif name == "exchange":
+            self._receive(p, rules.EXCHANGE_GEMS)
+        elif name == "question":
+            self._receive(p, rules.QUESTION_GEMS)
+            self._answer(args[0], args[1])
+            self.react = [args[1], args[0]]
+        elif name == "draw":
+            self._deal(p)
+        elif name == "reveal":
+            self._pay(p, rules.REVEAL_COST)
+            self._reveal(args[0], args[1], p, 0)
+        elif name == "reveal_self":
+            self._pay(p, rules.SELF_REVEAL_COST)
+            self._reveal(p, args[0], p, 0)
+        elif name == "gems" or name == "clue":
+            if name == "clue":
+                self._deal(p)
+            else:
+                self._receive(p, rules.COLLECTOR_GEMS if fr[0] == "collector" else rules.MISINFORMANT_GEMS)
+            if fr[0] == "choose" and fr[2] > 1:
+                self.stack.append(["choose", (p + 1) % self.players, fr[2] - 1])
+        elif name == "snoop":
+            self.stack.append(["allegiance", p])
+        elif name == "allegiance":
+            self.allegiance = args[0]
+        elif name == "peek":
+            if args[1]:
+                self._reveal(args[0], cards.ANASTASIA, p, 0)
+            else:
+                self.cleared[args[0]] = 1
+        elif name == "poison":
+            self._reveal(args[0], args[1], p, 1)
+        self._finish()
+
+    # -- narration -------------------------------------------------------------------
+    def describe(self, entry):
+        """One line saying what entry does, for the table (call it before apply)."""
+        name, args = parse(entry)
+        if name == "react":
+            shown = cards.clue_label(self.react[0]) if self.react else "the claimed clue"
+            return "%s reacts: shows %s face up" % (player(args[0]), shown)
+        fr = self.frame()
+        p = fr[1] if fr else -1
+        who = player(p)
+        if name == "answer" or name == "question":
+            lead = "%s asks %s" % (who, player(args[0])) if name == "answer" else \
+                "%s asks %s a further question (+%d)" % (who, player(args[0]), rules.QUESTION_GEMS)
+            return "%s: %s claims %s (%d gems on the space)" % (
+                lead, player(args[0]), cards.clue_label(args[1]), self.spaces[args[1]])
+        if name == "role":
+            return "%s was the %s" % (player(args[0]), role_name(args[1]))
+        if name == "collector_set":
+            return "%s (Collector) %s" % (who, "holds all three categories" if args[0] else "has no full set")
+        if name == "reveal":
+            return "%s pays %d to reveal %s: the %s" % (
+                who, rules.REVEAL_COST, player(args[0]), role_name(args[1]))
+        if name == "reveal_self":
+            return "%s pays %d to reveal themselves: the %s" % (
+                who, rules.SELF_REVEAL_COST, role_name(args[0]))
+        if name == "poison":
+            return "%s (Rasputin's Agent) reveals and poisons %s: the %s" % (
+                who, player(args[0]), role_name(args[1]))
+        if name == "peek":
+            return "%s (Psychic) looks at %s's role: %s" % (
+                who, player(args[0]), "Anastasia! revealed" if args[1] else "not Anastasia")
+        if name == "allegiance":
+            side = "if Anastasia wins" if args[0] else "if Anastasia does not win"
+            return "%s (Gossip) wins %s" % (who, side)
+        if name in ("gems", "clue"):
+            if fr[0] == "collector":
+                what = "%d gems" % rules.COLLECTOR_GEMS if name == "gems" else "a clue"
+                return "%s (Collector) takes %s" % (who, what)
+            what = "%d gems" % rules.MISINFORMANT_GEMS if name == "gems" else "a clue"
+            return "%s takes %s (Misinformant)" % (who, what)
+        words = {
+            "declare": "declares the Collector's set: one clue of each category",
+            "look": "looks at a clue of %s (+%d, gives %d)" % (
+                player(args[0]) if args else "", rules.LOOK_GEMS, rules.LOOK_FEE),
+            "exchange": "exchanges a clue with %s (+%d)" % (
+                player(args[0]) if args else "", rules.EXCHANGE_GEMS),
+            "draw": "draws 2 clues and keeps 1",
+            "pass": "takes no free action",
+            "snoop": "(Gossip) looks at the hand of %s" % (player(args[0]) if args else ""),
+        }
+        return "%s %s" % (who, words[name])
+
+    # -- saving ----------------------------------------------------------------------
+    def to_dict(self):
+        return {
+            "game": "anastasia_ledger",
+            "version": STATE_VERSION,
+            "players": self.players,
+            "rules": _rules_dict(self.rules),
+            "empress": self.empress,
+            "supply": self.supply,
+            "purses": list(self.purses),
+            "spaces": list(self.spaces),
+            "tokens": [list(t) for t in self.tokens],
+            "hands": list(self.hands),
+            "deck": self.deck,
+            "face_up": list(self.face_up),
+            "roles": list(self.roles),
+            "revealed_by": list(self.revealed_by),
+            "poisoned": list(self.poisoned),
+            "cleared": list(self.cleared),
+            "allegiance": self.allegiance,
+            "declared": self.declared,
+            "collector_set": self.collector_set,
+            "turn": self.turn,
+            "turn_no": self.turn_no,
+            "spy_end": self.spy_end,
+            "stack": [list(f) for f in self.stack],
+            "react": None if self.react is None else list(self.react),
+            "ended": self.ended,
+        }
+
+    def digest(self):
+        return digest_of(self.to_dict())
+
+    def view(self, player_seat):
+        """Everything in the ledger is public: every player sees the whole state."""
+        if not is_int(player_seat) or not (0 <= player_seat < self.players):
+            raise ValueError("no player %r in a %d-player game" % (player_seat, self.players))
+        return self.to_dict()
+
+    def options(self):
+        """The new_game options that set up this game."""
+        d = _rules_dict(self.rules)
+        d["empress"] = None if self.empress < 0 else self.empress
+        return d
+
+
+def _rules_dict(r):
+    d = {}
+    for k in r:
+        v = r[k]
+        d[k] = dict(v) if isinstance(v, dict) else v
+    return d
+
+
+_setup_cache = [None, None]  # [(players, options), result]: from_dict runs on every copy
+
+
+def setup(players, options):
+    """(rule options, Empress seat or -1, possible roles) from new_game options; ValueError on bad input."""
+    key = [players, options]
+    if _setup_cache[0] == key:
+        return _setup_cache[1]
+    result = _setup(players, options)
+    _setup_cache[0] = [players, dict(options)]
+    _setup_cache[1] = result
+    return result
+
+
+def _setup(players, options):
+    rules.check_players(players, "anastasia")
+    opts = {}
+    for k in options:
+        if k not in OPTIONS:
+            raise ValueError("unknown option %r (known: %s)" % (k, ", ".join(sorted(OPTIONS))))
+        if k != "empress":
+            opts[k] = options[k]
+    r = rules.rule_options(players, opts)
+    possible = rules.possible_roles(players, r)
+    empress = options.get("empress")
+    if not rules.has_empress(players):
+        if empress is not None:
+            raise ValueError("4 players play without an Empress: leave empress out")
+        return r, -1, possible
+    if empress is None:
+        empress = 0
+    if not is_int(empress) or not (0 <= empress < players):
+        raise ValueError("empress must be the Empress's seat 0-%d, got %r" % (players - 1, empress))
+    return r, empress, possible
+
+
+def new_game(seed, players, **options):
+    """The table after setup. The ledger draws nothing, so seed only has to be an int.
+
+    Options: empress (her seat, default 0; not with 4 players, where seat 0, the oldest,
+    starts) and the rule options of engine.anastasia_rules.RULE_OPTIONS.
+    """
+    if not is_int(seed):
+        raise ValueError("seed must be an int, got %r" % (seed,))
+    r, empress, possible = setup(players, options)
+    s = LedgerState(players, r, empress, possible)
+    for p in range(players):
+        s.purses[p] = rules.START_GEMS
+        s.hands[p] = 3  # every invite holds 3 clues (Anastasia's 3 real ones, others 1 + 2 blanks)
+    s.supply -= players * rules.START_GEMS
+    # Anastasia's invite takes one clue of each category, every other invite one more.
+    s.deck = SPACES - 3 - (players - 1)
+    if empress >= 0:
+        s.roles[empress] = cards.EMPRESS
+        s.revealed_by[empress] = empress
+        s._receive(empress, rules.EMPRESS_GEMS)
+        s.turn = empress
+    s.stack = [["ask", s.turn]]
+    return s
+
+
+# -- loading ------------------------------------------------------------------------
+def _bad(msg):
+    raise BadState("bad anastasia_ledger state: " + msg)
+
+
+def _ints(v, n, lo, hi, what):
+    if not isinstance(v, list) or len(v) != n:
+        _bad("%s must be a list of %d ints" % (what, n))
+    for x in v:
+        if type(x) is not int or x < lo or x > hi:
+            _bad("%s: %r is not an int %d-%d" % (what, x, lo, hi))
+    return list(v)
+
+
+def _int(v, lo, hi, what):
+    if type(v) is not int or v < lo or v > hi:
+        _bad("%s must be an int %d-%d, got %r" % (what, lo, hi, v))
+    return v
+
+
+def from_dict(d):
+    """Rebuild a state saved by to_dict(); BadState if it is not a valid ledger state."""
+    try:
+        return load(d, "anastasia_ledger")
+    except BadState:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise BadState("bad anastasia_ledger state: %s" % (e,))
+
+
+def load(d, game):
+    """from_dict's work; game is the name the dict must carry (the full engine nests one)."""
+    if not isinstance(d, dict) or d.get("game") != game:
+        _bad("not an %s state" % game)
+    if d.get("version") != STATE_VERSION:
+        _bad("unknown version %r" % (d.get("version"),))
+    n = _int(d["players"], MIN_PLAYERS, MAX_PLAYERS, "players")
+    opts = d["rules"]
+    if not isinstance(opts, dict):
+        _bad("rules must be a dict")
+    empress = d["empress"]
+    opts = dict(opts)
+    opts["empress"] = empress if empress != -1 else None
+    try:
+        r, empress, possible = setup(n, opts)
+    except ValueError as e:
+        _bad(str(e))
+    s = LedgerState(n, r, empress, possible)
+    total = cards.TOTAL_GEMS
+    s.supply = _int(d["supply"], 0, total, "supply")
+    s.purses = _ints(d["purses"], n, 0, total, "purses")
+    s.spaces = _ints(d["spaces"], SPACES, 0, total, "spaces")
+    if s.supply + sum(s.purses) + sum(s.spaces) != total:
+        _bad("the gems must total %d" % total)
+    tokens = d["tokens"]
+    if not isinstance(tokens, list) or len(tokens) != n:
+        _bad("tokens must list %d players" % n)
+    s.tokens = [_ints(t, 3, -1, ROWS - 1, "tokens") for t in tokens]
+    s.hands = _ints(d["hands"], n, 0, cards.CLUE_COUNT, "hands")
+    s.deck = _int(d["deck"], 0, SPACES, "deck")
+    if sum(s.hands) + s.deck != SPACES + 2 * (n - 1):
+        _bad("hands and deck must hold the %d clue cards in play" % (SPACES + 2 * (n - 1)))
+    s.face_up = _ints(d["face_up"], n, -1, SPACES - 1, "face_up")
+    up = [c for c in s.face_up if c >= 0]
+    if len(set(up)) != len(up):
+        _bad("a clue card is face up in front of two players")
+    s.roles = _ints(d["roles"], n, -1, cards.ROLE_COUNT - 1, "roles")
+    s.revealed_by = _ints(d["revealed_by"], n, -1, n - 1, "revealed_by")
+    s.poisoned = _ints(d["poisoned"], n, 0, 1, "poisoned")
+    s.cleared = _ints(d["cleared"], n, 0, 1, "cleared")
+    shown = [x for x in s.roles if x >= 0]
+    if len(set(shown)) != len(shown):
+        _bad("a role is shown in front of two players")
+    for p in range(n):
+        if s.roles[p] >= 0 and s.roles[p] not in s.possible:
+            _bad("%s is not dealt with %d players" % (role_name(s.roles[p]), n))
+        if (s.roles[p] == cards.EMPRESS) != (p == empress):
+            _bad("the Empress must be shown at seat %d" % empress)
+        if s.poisoned[p] and (s.roles[p] < 0 or s.roles[s.revealed_by[p]] != cards.RASPUTINS_AGENT):
+            _bad("only Rasputin's Agent poisons, by revealing")
+    s.allegiance = _int(d["allegiance"], -1, 1, "allegiance")
+    if s.allegiance >= 0 and s._seat_of(cards.GOSSIP) < 0:
+        _bad("an allegiance needs a shown Gossip")
+    s.declared = _int(d["declared"], -1, n - 1, "declared")
+    if s.declared >= 0 and s.roles[s.declared] != cards.COLLECTOR:
+        _bad("the declaring player must be shown as the Collector")
+    s.collector_set = _int(d["collector_set"], -1, 1, "collector_set")
+    s.turn = _int(d["turn"], 0, n - 1, "turn")
+    s.turn_no = _int(d["turn_no"], 0, 0x3FFFFFFF, "turn_no")
+    s.spy_end = _int(d["spy_end"], -1, 0x3FFFFFFF, "spy_end")
+    spy = s._seat_of(cards.RED_ARMY_SPY)
+    if (s.spy_end >= 0) != (spy >= 0 and s.revealed_by[spy] >= 0):
+        _bad("the Spy's countdown runs exactly when the Red Army Spy was shown")
+    react = d["react"]
+    if react is not None:
+        s.react = _ints(react, 2, 0, SPACES - 1, "react")
+        _int(s.react[1], 0, n - 1, "react responder")
+    ended = d["ended"]
+    if ended is not None and ended not in END_REASONS:
+        _bad("ended must be null or one of %s" % ", ".join(END_REASONS))
+    s.ended = ended
+    stack = d["stack"]
+    if not isinstance(stack, list) or len(stack) > 4 * n + 4:
+        _bad("stack must be a list of decision frames")
+    for f in stack:
+        if not isinstance(f, list) or len(f) < 2 or f[0] not in FRAME_ENTRIES:
+            _bad("unknown decision frame %r" % (f,))
+        _int(f[1], 0, n - 1, "frame seat")
+        want = 3 if f[0] in ("act", "choose") else 2
+        if len(f) != want:
+            _bad("frame %r must have %d fields" % (f, want))
+        if want == 3:
+            _int(f[2], 0 if f[0] == "act" else 1, 1 if f[0] == "act" else n, "frame count")
+    s.stack = [list(f) for f in stack]
+    if (ended is None) == (not stack):
+        _bad("a game in play needs a decision frame, an ended one none")
+    for i in range(len(stack)):
+        f = stack[i]
+        if (f[0] == "ask" and (i or f[1] != s.turn)) or (f[0] == "act" and not f[2] and f[1] != s.turn):
+            _bad("only the active player asks and acts on their turn: %r" % (f,))
+    return s
