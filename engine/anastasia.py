@@ -31,8 +31,8 @@ winners are the ledger's, who then knows every role.
 from engine import anastasia_cards as cards
 from engine import anastasia_ledger as ledger
 from engine import anastasia_rules as rules
-from engine.anastasia_rules import is_int, player, role_name
-from engine.core import TERMINAL, BadState, IllegalAction, digest_of
+from engine.anastasia_rules import is_int, player
+from engine.core import TERMINAL, IllegalAction, digest_of
 from engine.rng import Rng
 
 MIN_PLAYERS = rules.MIN_PLAYERS
@@ -217,12 +217,12 @@ class AnastasiaState:
     def _problem(self, action):
         """Why action cannot be taken now, or None."""
         try:
-            self._plan(action)
+            self.plan(action)
         except IllegalAction as e:
             return str(e)
         return None
 
-    def _plan(self, action):
+    def plan(self, action):
         """(name, args, ledger entry or None) for a legal action; IllegalAction otherwise."""
         if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
             raise IllegalAction('an action is a list like ["ask", 2, 1] or ["draw"], got %r' % (action,))
@@ -325,7 +325,7 @@ class AnastasiaState:
 
     def apply(self, action):
         """Apply one action; IllegalAction (state unchanged) if it is not legal now."""
-        name, args, entry = self._plan(action)
+        name, args, entry = self.plan(action)
         self.entries = []
         table = self.table
         sec = self.secret
@@ -424,39 +424,9 @@ class AnastasiaState:
     # -- narration ---------------------------------------------------------------
     def describe(self, action):
         """One line for a spectator who sees every card (call it before apply)."""
-        name, args, entry = self._plan(action)
-        sec = self.secret
-        if sec is not None:
-            t = sec[1]
-            if name == "answer":
-                return self.table.describe(entry)
-            if name == "react":
-                return "%s reacts: shows %s face up, the answer was a lie" % (
-                    player(t), cards.clue_label(self.table.react[0]))
-            if name == "no_reaction":
-                return "%s keeps %s hidden" % (player(t), cards.clue_label(self.table.react[0]))
-            if name == "show":
-                return "%s privately shows %s: %s" % (player(t), player(sec[2]), _label(args[0]))
-            if name == "give":
-                return "%s hands %s back: %s" % (player(t), player(sec[2]), _label(args[0]))
-            return "%s keeps %s, puts %s back on the deck" % (
-                player(t), _label(args[0]), _label(sec[3] if args[0] == sec[2] else sec[2]))
-        p = self.table.frame()[1]
-        if name == "ask" or name == "question":
-            more = " (further question, +%d)" % rules.QUESTION_GEMS if name == "question" else ""
-            return "%s asks %s about their %s%s" % (
-                player(p), player(args[0]), cards.CATEGORY_NAMES[args[1]], more)
-        if name == "exchange":
-            return "%s exchanges a clue with %s (+%d), giving %s" % (
-                player(p), player(args[0]), rules.EXCHANGE_GEMS, _label(args[1]))
-        if name == "peek":
-            return "%s (Psychic) looks at %s's role: the %s%s" % (
-                player(p), player(args[0]), role_name(self.roles[args[0]]),
-                ", revealed!" if entry[2] else "")
-        if name == "snoop":
-            hand = ", ".join(_label(c) for c in self.hands[args[0]])
-            return "%s (Gossip) looks at %s's hand: %s" % (player(p), player(args[0]), hand)
-        return self.table.describe(entry)
+        from engine.anastasia_words import game_line  # display only: not loaded by the rules
+
+        return game_line(self, action)
 
     # -- views and saving ------------------------------------------------------
     def view(self, p):
@@ -570,123 +540,8 @@ def new_game(seed, players, **options):
     return state
 
 
-# -- loading ------------------------------------------------------------------------
-def _bad(msg):
-    raise BadState("bad anastasia state: " + msg)
-
-
-def _cards(v, what):
-    if not isinstance(v, list):
-        _bad("%s must be a list of clue card ids" % what)
-    for c in v:
-        if type(c) is not int or c < 0 or c >= cards.CLUE_COUNT:
-            _bad("%s: %r is not a clue card id 0-%d" % (what, c, cards.CLUE_COUNT - 1))
-    return list(v)
-
-
 def from_dict(d):
     """Rebuild a state saved by to_dict(); BadState if it is not a valid state."""
-    try:
-        return _load(d)
-    except BadState:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise BadState("bad anastasia state: %s" % (e,))
+    from engine.anastasia_saved import load_game  # only a restore needs the checks
 
-
-def _load(d):
-    if not isinstance(d, dict) or d.get("game") != "anastasia":
-        _bad("not an anastasia state")
-    if d.get("version") != STATE_VERSION:
-        _bad("unknown version %r" % (d.get("version"),))
-    table = ledger.load(d["table"], "anastasia_ledger")
-    n = table.players
-    rng_state = d["rng"]
-    if not isinstance(rng_state, list) or not all(is_int(v) for v in rng_state):
-        _bad("rng must be a list of ints")
-    s = AnastasiaState(table, Rng(state=rng_state))
-    roles = d["roles"]
-    if not isinstance(roles, list) or len(roles) != n:
-        _bad("roles must list %d players" % n)
-    for p in range(n):
-        r = roles[p]
-        if not is_int(r) or r not in table.possible:
-            _bad("roles: %r is not dealt with %d players" % (r, n))
-        if table.roles[p] >= 0 and table.roles[p] != r:
-            _bad("%s is shown as the %s but holds the %s" % (
-                player(p), role_name(table.roles[p]), role_name(r)))
-    if len(set(roles)) != n or cards.ANASTASIA not in roles or cards.RASPUTINS_AGENT not in roles:
-        _bad("roles must differ and include Anastasia and Rasputin's Agent")
-    s.roles = list(roles)
-    hands = d["hands"]
-    if not isinstance(hands, list) or len(hands) != n:
-        _bad("hands must list %d players" % n)
-    s.hands = [sorted(_cards(h, "hands")) for h in hands]
-    s.deck = _cards(d["deck"], "deck")
-    s.box = _cards(d["box"], "box")
-    seen = d["seen"]
-    if not isinstance(seen, list) or len(seen) != n:
-        _bad("seen must list %d players" % n)
-    for obs in seen:
-        if not isinstance(obs, list) or len(obs) > MAX_SEEN:
-            _bad("seen must hold at most %d observations per player" % MAX_SEEN)
-        for o in obs:
-            if not isinstance(o, list) or not o or o[0] not in OBSERVATIONS:
-                _bad("unknown observation %r" % (o,))
-    s.seen = [[list(o) for o in obs] for obs in seen]
-    s.secret = _load_secret(d["secret"], s)
-    placed = s.deck + s.box
-    for h in s.hands:
-        placed = placed + h
-    sec = s.secret
-    if sec is not None and sec[0] == "keep":
-        placed = placed + [sec[2], sec[3]]
-    placed.sort()
-    if placed != list(range(cards.CLUE_COUNT)):
-        _bad("every clue card must lie in exactly one place")
-    for c in s.box:
-        if c < cards.FIRST_BLANK:
-            _bad("only Blank clues stay in the box")
-    keep = 1 if sec is not None and sec[0] == "keep" else 0
-    for p in range(n):
-        mine = len(s.hands[p]) + s.in_transit(p)
-        if mine != table.hands[p]:
-            _bad("%s holds %d clues, the table counts %d" % (player(p), mine, table.hands[p]))
-        up = table.face_up[p]
-        if up >= 0 and up not in s.hands[p]:
-            _bad("%s shows %s face up but does not hold it" % (player(p), cards.clue_label(up)))
-    if len(s.deck) + keep != table.deck:
-        _bad("the deck holds %d clues, the table counts %d" % (len(s.deck) + keep, table.deck))
-    if table.ended is not None and sec is None and not table.is_over():
-        _bad("an ended game must have every role entered")
-    return s
-
-
-OBSERVATIONS = ("shown", "got", "gave", "returned", "hand", "role")
-
-
-def _load_secret(sec, s):
-    if sec is None:
-        return None
-    n = s.players
-    if not isinstance(sec, list) or not sec or sec[0] not in SECRET_ACTIONS:
-        _bad("unknown secret decision %r" % (sec,))
-    size = {"answer": 4, "react": 2, "show": 3, "give": 4, "keep": 4}[sec[0]]
-    if len(sec) != size or not all(is_int(v) for v in sec[1:]):
-        _bad("secret decision %r must have %d fields" % (sec, size))
-    if not (0 <= sec[1] < n):
-        _bad("secret decision %r names no player" % (sec,))
-    kind = sec[0]
-    if kind == "answer" and (sec[2] not in cards.CATEGORIES or sec[3] not in (0, 1)):
-        _bad("secret decision %r: bad category or kind" % (sec,))
-    if kind in ("show", "give") and not (0 <= sec[2] < n):
-        _bad("secret decision %r names no player" % (sec,))
-    if kind == "give" and sec[3] not in s.hands[sec[1]]:
-        _bad("the clue to hand back must be answered from the receiver's hand")
-    if kind == "keep":
-        for c in sec[2:]:
-            if not (0 <= c < cards.FIRST_BLANK):
-                _bad("only real clues are drawn")
-    if kind == "react" and s.table.react is None:
-        _bad("a Reaction needs a claimed answer")
-    return list(sec)
+    return load_game(d)
