@@ -13,7 +13,7 @@ def ledger_line(s, entry):
     """What a ledger entry does, in words (s: the ledger state before the entry)."""
     name, args = s.check(entry)  # IllegalAction, with the reason, for an entry that cannot be made
     if name == "react":
-        shown = cards.cluecards.clue_label(s.react[0]) if s.react else "the claimed clue"
+        shown = cards.clue_label(s.react[0]) if s.react else "the claimed clue"
         return "%s reacts: shows %s face up" % (player(args[0]), shown)
     fr = s.frame()
     p = fr[1] if fr else -1
@@ -22,7 +22,7 @@ def ledger_line(s, entry):
         lead = "%s asks %s" % (who, player(args[0])) if name == "answer" else \
             "%s asks %s a further question (+%d)" % (who, player(args[0]), rules.QUESTION_GEMS)
         return "%s: %s claims %s (%d gems on the space)" % (
-            lead, player(args[0]), cards.cluecards.clue_label(args[1]), s.spaces[args[1]])
+            lead, player(args[0]), cards.clue_label(args[1]), s.spaces[args[1]])
     if name == "role":
         return "%s was the %s" % (player(args[0]), role_name(args[1]))
     if name == "collector_set":
@@ -72,9 +72,9 @@ def game_line(s, action):
             return ledger_line(s.table, entry)
         if name == "react":
             return "%s reacts: shows %s face up, the answer was a lie" % (
-                player(t), cards.cluecards.clue_label(s.table.react[0]))
+                player(t), cards.clue_label(s.table.react[0]))
         if name == "no_reaction":
-            return "%s keeps %s hidden" % (player(t), cards.cluecards.clue_label(s.table.react[0]))
+            return "%s keeps %s hidden" % (player(t), cards.clue_label(s.table.react[0]))
         if name == "show":
             return "%s privately shows %s: %s" % (player(t), player(sec[2]), cards.clue_label(args[0]))
         if name == "give":
