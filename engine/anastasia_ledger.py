@@ -38,7 +38,7 @@ Entries (JSON-safe lists). Who enters what is current_player()'s decision, excep
 
 from engine import anastasia_cards as cards
 from engine import anastasia_rules as rules
-from engine.anastasia_rules import is_int, player, role_name
+from engine.anastasia_rules import is_int, player, role_name, the_role
 from engine.core import TERMINAL, IllegalAction, digest_of
 
 MIN_PLAYERS = rules.MIN_PLAYERS
@@ -192,10 +192,10 @@ class LedgerState:
                 return "there is no Empress with 4 players"
             return "the Empress was shown at the start, by %s" % player(self.empress)
         if role not in self.possible:
-            return "the %s is not dealt with %d players" % (role_name(role), self.players)
+            return "%s is not dealt with %d players" % (the_role(role), self.players)
         q = self._seat_of(role)
         if q >= 0:
-            return "%s was already shown to be the %s" % (player(q), role_name(role))
+            return "%s was already shown to be %s" % (player(q), the_role(role))
         if role == cards.ANASTASIA and self.cleared[p]:
             return "the Psychic saw that %s is not Anastasia" % player(p)
         return self._completion_problem(p, role, 0)
@@ -495,7 +495,7 @@ class LedgerState:
             return "the Collector declares on their own turn, not during the Thief's free action"
         if self.roles[p] >= 0:
             if self.roles[p] != cards.COLLECTOR:
-                return "%s is the %s, not the Collector" % (player(p), role_name(self.roles[p]))
+                return "%s is %s, not the Collector" % (player(p), the_role(self.roles[p]))
             if self.poisoned[p]:
                 return "%s is poisoned and cannot win" % player(p)
             return None

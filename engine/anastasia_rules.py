@@ -142,3 +142,10 @@ def player(p):
 
 def role_name(r):
     return cards.ROLE_NAMES[r]
+
+
+def the_role(r):
+    """A role as a sentence names it: "the Thief", but "Anastasia" and "Rasputin's Agent"."""
+    if r in (cards.ANASTASIA, cards.RASPUTINS_AGENT):
+        return cards.ROLE_NAMES[r]
+    return "the " + cards.ROLE_NAMES[r]

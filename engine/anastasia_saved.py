@@ -16,7 +16,7 @@ from engine.anastasia_ledger import (
     LedgerState,
     setup,
 )
-from engine.anastasia_rules import is_int, player, role_name
+from engine.anastasia_rules import is_int, player, role_name, the_role
 from engine.core import BadState
 from engine.rng import Rng
 
@@ -189,8 +189,8 @@ def _load(d):
         if not is_int(r) or r not in table.possible:
             _bad_game("roles: %r is not dealt with %d players" % (r, n))
         if table.roles[p] >= 0 and table.roles[p] != r:
-            _bad_game("%s is shown as the %s but holds the %s" % (
-                player(p), role_name(table.roles[p]), role_name(r)))
+            _bad_game("%s is shown as %s but holds %s" % (
+                player(p), the_role(table.roles[p]), the_role(r)))
     if len(set(roles)) != n or cards.ANASTASIA not in roles or cards.RASPUTINS_AGENT not in roles:
         _bad_game("roles must differ and include Anastasia and Rasputin's Agent")
     s.roles = list(roles)

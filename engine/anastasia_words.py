@@ -6,7 +6,7 @@ the rules, so the box's heap does not hold these strings while it keeps the ledg
 
 from engine import anastasia_cards as cards
 from engine import anastasia_rules as rules
-from engine.anastasia_rules import player, role_name
+from engine.anastasia_rules import player, the_role
 
 
 def ledger_line(s, entry):
@@ -24,18 +24,18 @@ def ledger_line(s, entry):
         return "%s: %s claims %s (%d gems on the space)" % (
             lead, player(args[0]), cards.clue_label(args[1]), s.spaces[args[1]])
     if name == "role":
-        return "%s was the %s" % (player(args[0]), role_name(args[1]))
+        return "%s was %s" % (player(args[0]), the_role(args[1]))
     if name == "collector_set":
         return "%s (Collector) %s" % (who, "holds all three categories" if args[0] else "has no full set")
     if name == "reveal":
-        return "%s pays %d to reveal %s: the %s" % (
-            who, rules.REVEAL_COST, player(args[0]), role_name(args[1]))
+        return "%s pays %d to reveal %s: %s" % (
+            who, rules.REVEAL_COST, player(args[0]), the_role(args[1]))
     if name == "reveal_self":
-        return "%s pays %d to reveal themselves: the %s" % (
-            who, rules.SELF_REVEAL_COST, role_name(args[0]))
+        return "%s pays %d to reveal themselves: %s" % (
+            who, rules.SELF_REVEAL_COST, the_role(args[0]))
     if name == "poison":
-        return "%s (Rasputin's Agent) reveals and poisons %s: the %s" % (
-            who, player(args[0]), role_name(args[1]))
+        return "%s (Rasputin's Agent) reveals and poisons %s: %s" % (
+            who, player(args[0]), the_role(args[1]))
     if name == "peek":
         return "%s (Psychic) looks at %s's role: %s" % (
             who, player(args[0]), "Anastasia! revealed" if args[1] else "not Anastasia")
@@ -90,8 +90,8 @@ def game_line(s, action):
         return "%s exchanges a clue with %s (+%d), giving %s" % (
             player(p), player(args[0]), rules.EXCHANGE_GEMS, cards.clue_label(args[1]))
     if name == "peek":
-        return "%s (Psychic) looks at %s's role: the %s%s" % (
-            player(p), player(args[0]), role_name(s.roles[args[0]]),
+        return "%s (Psychic) looks at %s's role: %s%s" % (
+            player(p), player(args[0]), the_role(s.roles[args[0]]),
             ", revealed!" if entry[2] else "")
     if name == "snoop":
         hand = ", ".join(cards.clue_label(c) for c in s.hands[args[0]])

@@ -346,7 +346,7 @@ def test_saved_states_survive_json_and_corrupt_ones_are_refused():
     def anastasia_in_the_empress_seat(b):
         b["roles"][empress] = ANA
 
-    broken(anastasia_in_the_empress_seat, "shown as the Empress but holds the Anastasia")
+    broken(anastasia_in_the_empress_seat, "shown as the Empress but holds Anastasia")
     broken(lambda b: b.update(roles=[E if p == empress else ANA for p in range(7)]), "roles must differ")
     broken(lambda b: b.update(secret=["keep", 0, 1]), "secret decision")
     broken(lambda b: b.update(secret=["bribe", 0]), "unknown secret decision")
