@@ -113,3 +113,26 @@ def test_random_games_keep_every_invariant_and_the_ledger_agrees():
                      "end collector", "end red_army_spy"):
             assert stats.get(name, 0) > 0, (name, stats)
     assert longest > 60, longest
+
+
+def test_every_legal_action_applies_and_the_quick_menu_matches_the_rules():
+    """legal_actions() takes shortcuts (one check per kind of action where the target does
+    not matter); here every step compares it with each candidate checked in full, and
+    applies every legal action to its own copy."""
+    seeds = 1 if IS_MICROPYTHON else 6
+    applied = 0
+    for players in range(4, 9):
+        for seed in range(seeds):
+            state = anastasia.new_game(seed * 13 + players, players)
+            chooser = KindChooser(seed)
+            while not state.is_over():
+                actions = state.legal_actions()
+                assert actions == state._legal_by_rule(), (seed, players)
+                saved = state.to_dict()
+                for action in actions:
+                    copy = anastasia.from_dict(saved)
+                    copy.apply(action)
+                    assert sorted(clue_places(copy)) == ALL_CLUES
+                    applied += 1
+                state.apply(chooser.pick(actions))
+    assert applied > 500, applied
