@@ -1,4 +1,5 @@
-"""The same seeded Anomia playouts give the same digest after every step on CPython and MicroPython."""
+"""The same seeded playouts (Anomia, Finding Anastasia and its ledger) give the same digest after
+every step on CPython and MicroPython."""
 
 import subprocess
 from pathlib import Path
@@ -10,25 +11,43 @@ ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 SCRIPT = ROOT / "tests" / "shared" / "determinism_playouts.py"
 COUNT = 100  # mixed player counts 3-6 and both decks; ~16,900 digests, about 10 s on MicroPython
+# Finding Anastasia: every player count 4-8 (and Empress seat) in turn, random by kind of action
+ANASTASIA_COUNT = 30
+
+
+def compare_runtimes(count, game):
+    # MicroPython runs in the background while CPython computes the same lines here.
+    proc = subprocess.Popen(
+        [str(MICROPYTHON), "-X", "heapsize=192k", str(SCRIPT), str(count), game],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    expected = []
+    determinism_playouts.emit_playouts(count, expected.append, game)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    got = out.splitlines()
+    assert expected[-1] == "playouts %d" % count
+    assert sum(1 for line in expected if " start " in line) == count
+    for n, (want, have) in enumerate(zip(expected, got, strict=False)):
+        assert have == want, "line %d differs:\n  cpython:     %s\n  micropython: %s" % (n + 1, want, have)
+    assert len(got) == len(expected), "micropython stopped after %d of %d lines" % (len(got), len(expected))
+    return expected
 
 
 def test_playout_digests_match_on_cpython_and_micropython():
     assert COUNT >= 100
-    # MicroPython runs in the background while CPython computes the same lines here.
-    proc = subprocess.Popen(
-        [str(MICROPYTHON), "-X", "heapsize=192k", str(SCRIPT), str(COUNT)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    expected = []
-    determinism_playouts.emit_playouts(COUNT, expected.append)
-    out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 0, err
-    got = out.splitlines()
-    assert expected[-1] == "playouts %d" % COUNT
-    assert sum(1 for line in expected if " start " in line) == COUNT
-    for n, (want, have) in enumerate(zip(expected, got, strict=False)):
-        assert have == want, "line %d differs:\n  cpython:     %s\n  micropython: %s" % (n + 1, want, have)
-    assert len(got) == len(expected), "micropython stopped after %d of %d lines" % (len(got), len(expected))
+    compare_runtimes(COUNT, "anomia")
+
+
+def test_finding_anastasia_digests_match_on_cpython_and_micropython():
+    lines = compare_runtimes(ANASTASIA_COUNT, "anastasia")
+    assert len(lines) > 30 * ANASTASIA_COUNT  # whole games, not just the deal
+    assert any('["reveal",' in line for line in lines) and any('["react"]' in line for line in lines)
+
+
+def test_finding_anastasia_ledger_digests_match_on_cpython_and_micropython():
+    lines = compare_runtimes(ANASTASIA_COUNT, "anastasia_ledger")
+    assert any('["role",' in line for line in lines)
 
 
 def test_a_different_seed_gives_a_different_sequence():
