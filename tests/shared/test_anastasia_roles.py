@@ -108,6 +108,14 @@ def test_the_impostor_revealed_by_rasputins_agent_loses():
     ended(s, "impostor", [2])
 
 
+def test_a_plain_reveal_of_the_impostor_by_the_agent_also_denies_them():
+    s = deal([E, ANA, AGENT, IMP, FF], purses=[1, 1, 5, 1, 1], turn=2)
+    question(s, 1)
+    s.apply(["reveal", 3])
+    assert s.table.poisoned[3] == 0
+    ended(s, "impostor", [2])  # the Agent alone: the Impostor was revealed by the Agent
+
+
 # -- Collector ---------------------------------------------------------------------
 def test_collector_revealed_takes_ten_gems_or_a_clue():
     s = deal([E, ANA, AGENT, COLL, FF], purses=[5, 1, 1, 1, 1])
@@ -307,6 +315,19 @@ def test_rasputins_agent_revealed_poisons_a_guest_whose_effect_still_happens():
     s.apply(["pass"])
     _end_by(s, IMP)
     ended(s, "impostor", [2, 4])  # the Agent wins (Anastasia did not); the poisoned Thief cannot
+
+
+def test_a_poisoned_guest_cannot_win_even_when_their_side_does():
+    # the Agent poisons the Red Army Spy: the countdown still runs, Anastasia does not win,
+    # the Agent and the Misinformant win, the Spy does not
+    s = deal([E, ANA, AGENT, SPY, IMP, MIS], purses=[1, 1, 7, 1, 1, 1], turn=2)
+    question(s, 1)
+    s.apply(["reveal_self"])
+    s.apply(["poison", 3])
+    assert s.table.spy_end == 6
+    while not s.is_over():
+        pass_turn(s)
+    ended(s, "red_army_spy", [2, 5])
 
 
 # -- Red Army Spy ------------------------------------------------------------------
