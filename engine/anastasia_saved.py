@@ -41,22 +41,32 @@ def _int(v, lo, hi, what):
     return v
 
 
-def load_ledger(d):
-    """anastasia_ledger.from_dict: rebuild a saved ledger state; BadState if it is not valid."""
+def _guarded(load_fn, d, game):
+    """load_fn(d), with any slip on a malformed dict (a missing key, a wrong type) as BadState."""
     try:
-        return load(d)
+        return load_fn(d)
     except BadState:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise BadState("bad anastasia_ledger state: %s" % (e,))
+        raise BadState("bad %s state: %s" % (game, e))
+
+
+def _header(d, game):
+    """The dict names the game and this STATE_VERSION (both engines share the version)."""
+    if not isinstance(d, dict) or d.get("game") != game:
+        raise BadState("bad %s state: not an %s state" % (game, game))
+    if d.get("version") != STATE_VERSION:
+        raise BadState("bad %s state: unknown version %r" % (game, d.get("version")))
+
+
+def load_ledger(d):
+    """anastasia_ledger.from_dict: rebuild a saved ledger state; BadState if it is not valid."""
+    return _guarded(load, d, "anastasia_ledger")
 
 
 def load(d):
     """A ledger state from its dict (also the public half nested in a whole game's dict)."""
-    if not isinstance(d, dict) or d.get("game") != "anastasia_ledger":
-        _bad("not an anastasia_ledger state")
-    if d.get("version") != STATE_VERSION:
-        _bad("unknown version %r" % (d.get("version"),))
+    _header(d, "anastasia_ledger")
     n = _int(d["players"], MIN_PLAYERS, MAX_PLAYERS, "players")
     opts = d["rules"]
     if not isinstance(opts, dict):
@@ -160,21 +170,13 @@ def _cards(v, what):
 
 def load_game(d):
     """anastasia.from_dict: rebuild a saved state of the whole game; BadState if it is not valid."""
-    try:
-        return _load(d)
-    except BadState:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise BadState("bad anastasia state: %s" % (e,))
+    return _guarded(_load, d, "anastasia")
 
 
 def _load(d):
     from engine.anastasia import MAX_SEEN, AnastasiaState  # the whole game only: the box never needs it
 
-    if not isinstance(d, dict) or d.get("game") != "anastasia":
-        _bad_game("not an anastasia state")
-    if d.get("version") != STATE_VERSION:
-        _bad_game("unknown version %r" % (d.get("version"),))
+    _header(d, "anastasia")
     table = load(d["table"])
     n = table.players
     rng_state = d["rng"]

@@ -19,8 +19,10 @@ from tests.shared.anastasia_tables import (
     TIARA,
     TRAIN,
     copy,
+    corrupted,
     deal,
     question,
+    refused,
 )
 from tests.shared.compat import raises
 
@@ -30,13 +32,6 @@ E, ANA, AGENT, IMP, THIEF, FF, COLL = (C.EMPRESS, C.ANASTASIA, C.RASPUTINS_AGENT
 # P4 By sleigh, P5 London, each guest with two Blanks; the deck holds the other 8, Tiara on top.
 FIVE = [E, ANA, AGENT, FF, IMP]
 
-
-def refused(state, action, words):
-    before = state.to_dict()
-    e = raises(IllegalAction, state.apply, action)
-    assert words in str(e), str(e)
-    assert state.to_dict() == before
-    return str(e)
 
 
 # -- setup -------------------------------------------------------------------------
@@ -295,7 +290,8 @@ def test_actions_out_of_turn_or_of_the_wrong_shape_are_refused():
     refused(s, ["fly"], "unknown action")
     refused(s, "ask", "an action is a list")
     refused(s, ["ask", 1], "ask takes 2 int argument(s)")
-    refused(s, ["ask", 1, True], "ask takes 2 int argument(s)")
+    e = raises(IllegalAction, s.apply, ["ask", 1, True])  # True == 1 in a list: not a menu check
+    assert "ask takes 2 int argument(s)" in str(e)
     s.apply(["ask", 1, 0])
     refused(s, ["draw"], "P2 must first answer the question")
 
@@ -332,10 +328,7 @@ def test_saved_states_survive_json_and_corrupt_ones_are_refused():
     assert again.digest() == s.digest() and again.legal_actions() == s.legal_actions()
 
     def broken(change, words):
-        bad = json.loads(json.dumps(d))
-        change(bad)
-        e = raises(BadState, anastasia.from_dict, bad)
-        assert words in str(e), str(e)
+        corrupted(anastasia.from_dict, d, change, words)
 
     broken(lambda b: b.update(version=2), "unknown version")
     broken(lambda b: b.update(game="anomia"), "not an anastasia state")
