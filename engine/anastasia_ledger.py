@@ -44,9 +44,8 @@ from engine.core import TERMINAL, IllegalAction, digest_of
 MIN_PLAYERS = rules.MIN_PLAYERS
 MAX_PLAYERS = rules.MAX_PLAYERS
 STATE_VERSION = 1
-OPTIONS = {"empress": None}
-for _k in rules.RULE_OPTIONS:
-    OPTIONS[_k] = rules.RULE_OPTIONS[_k]
+OPTIONS = dict(rules.RULE_OPTIONS)
+OPTIONS["empress"] = None  # the Empress's seat: she shows herself by pressing her buzzer
 
 SPACES = cards.FIRST_BLANK  # one board space per real clue card
 ROWS = cards.CLUES_PER_CATEGORY

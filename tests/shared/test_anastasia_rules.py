@@ -226,8 +226,9 @@ def test_exchange_hands_back_a_clue_of_the_same_category_never_the_one_received(
     s.apply(["exchange", 1, LOCKET])  # a Trinket to Anastasia: she must give back a Trinket
     assert s.decision() == ["give", 1, 0, LOCKET]
     assert s.legal_actions() == [["give", MUSIC_BOX]]
-    refused(s, ["give", LOCKET], "not the Trinket: Locket just received")
-    refused(s, ["give", PARIS], "must be a Trinket")
+    refused(s, ["give", LOCKET], "P2 cannot hand back Trinket: Locket: it is the clue just received")
+    refused(s, ["give", PARIS], "it must be a Trinket, as received")
+    refused(s, ["give", TIARA], "it is not in their hand")
     s.apply(["give", MUSIC_BOX])
     assert s.hands[0] == [MUSIC_BOX, BLANK, BLANK + 1] and s.hands[1] == [PARIS, LOCKET, TRAIN]
     assert ["got", 1, MUSIC_BOX] in s.seen[0] and ["gave", 0, MUSIC_BOX] in s.seen[1]
@@ -247,6 +248,7 @@ def test_a_face_up_clue_stays_in_front_of_its_owner():
     s.apply(["react"])  # Anastasia shows Paris
     s.apply(["exchange", 1, BERLIN])  # a Location: her only one is face up, so any other clue
     assert sorted(a[1] for a in s.legal_actions()) == [MUSIC_BOX, TRAIN]
+    refused(s, ["give", PARIS], "it lies face up in front of them")
     s = deal(FIVE, turn=1)
     s.apply(["ask", 3, 1])
     s.apply(["answer", MUSIC_BOX])
