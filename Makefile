@@ -40,6 +40,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m host.bench
 
+# The pin tables, BOM table, LED figures and wiring SVG, from hardware/boards.json and bom.csv.
+.PHONY: hardware
+hardware: $(STAMP)
+	$(PY) -m host.hardware_docs
+
 flash: $(STAMP)
 	.venv/bin/tablemate flash $(if $(PORT),--port $(PORT))
 

@@ -324,6 +324,26 @@ class Board:
         return Sound(self.buzzer, volume, enabled)
 
 
+def layout(profile):
+    """What a player sees of a profile, whatever its pins: the buttons as [[bit, name]] and
+    the LED chain as one label per index ("P1".., "status", "" for an unused LED).
+
+    Every box built for the same table shows the same layout; the sim board's hello is it.
+    """
+    n = profile["players"]["count"]
+    buttons = [[bit, button_name(bit)] for bit in range(n)]
+    for name in profile["controls"].get("names", []):
+        buttons.append([CONTROL_BITS[name], name])
+    leds = profile["leds"]
+    labels = [""] * leds["count"]
+    player_leds = leds.get("player_leds") or list(range(n))
+    for p in range(len(player_leds)):
+        labels[player_leds[p]] = "P%d" % (p + 1)
+    if leds.get("status_index") is not None:
+        labels[leds["status_index"]] = "status"
+    return {"buttons": buttons, "leds": labels}
+
+
 def button_name(bit):
     """'P1'..'P8', 'mode', 'ok', 'back' for a snapshot bit."""
     if 0 <= bit < MAX_PLAYERS:

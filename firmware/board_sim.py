@@ -17,7 +17,7 @@ can then replay hours of face-offs in seconds, and every decision is made at exa
 stamp where it falls due, however the messages were batched on the way.
 """
 
-from firmware.board import CONTROL_BITS, Board, button_name
+from firmware.board import Board, layout
 from firmware.ssd1306 import OledBase
 from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff, ticks_us
 
@@ -132,24 +132,13 @@ class SimBoard(Board):
 
     def describe(self):
         """The hello message: what the front-end should draw."""
-        leds = self.profile["leds"]
-        labels = [""] * leds["count"]
-        player_leds = leds.get("player_leds") or list(range(self.n_buttons))
-        for p in range(len(player_leds)):
-            labels[player_leds[p]] = "P%d" % (p + 1)
-        if leds.get("status_index") is not None:
-            labels[leds["status_index"]] = "status"
-        buttons = []
-        for bit in range(self.n_buttons):
-            buttons.append([bit, button_name(bit)])
-        for name in self.control_names:
-            buttons.append([CONTROL_BITS[name], name])
+        shown = layout(self.profile)
         o = self.oled
         return {
             "t": "hello",
             "board": self.name,
-            "leds": labels,
-            "buttons": buttons,
+            "leds": shown["leds"],
+            "buttons": shown["buttons"],
             "oled": None if o is None else [o.width, o.height],
         }
 

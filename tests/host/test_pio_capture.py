@@ -13,6 +13,7 @@ import pytest
 from engine.rng import Rng
 from firmware import pio_capture as pc
 from firmware.arbiter import TIE, WIN, Arbiter
+from firmware.board import load_profile
 from firmware.buttons import Debouncer, EdgeRing
 from firmware.ticks import TICKS_MASK, ticks_diff
 from tests.host.pio_emulator import PioEmulator
@@ -20,7 +21,7 @@ from tests.shared.test_buttons import PROGRAM_HEX
 
 LOOP = 25  # cycles per pass at the default 25 MHz
 NS_PER_CYCLE = 40
-FIRST_PIN = 2
+FIRST_PIN = load_profile("pico")["players"]["pins"][0]  # the emulated header, wired as boards.json says
 SAMPLE_CYCLE = 3  # `in pins, 8` of pass k runs at cycle 3 + 25 k (2 setup instructions first)
 
 

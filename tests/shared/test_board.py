@@ -342,8 +342,8 @@ def test_pico_board_builds_pins_from_the_profile():
     for c in ("mode", "ok", "back"):
         pin = hw.pins[p["controls"]["pins"][c]]
         assert pin.mode == FakePin.IN and pin.pull == FakePin.PULL_UP
-    assert hw.np.pin == 16 and hw.np.n == 9
-    assert hw.pwm.pin == 18 and hw.pwm.d == 0
+    assert hw.np.pin == p["leds"]["pin"] and hw.np.n == p["leds"]["count"]
+    assert hw.pwm.pin == p["piezo"]["pin"] and hw.pwm.d == 0
     b.buzzer.tone(880, 1000)
     assert (hw.pwm.f, hw.pwm.d) == (880, 1000)
     # LEDs land in the chain's GRB byte order
@@ -353,8 +353,8 @@ def test_pico_board_builds_pins_from_the_profile():
     leds.tick(0)
     assert bytes(hw.np.buf[:3]) == bytes((20, 10, 30))
     assert b.now_us() == 1000
-    hw.press(3, True)
-    hw.press(11, True)
+    hw.press(p["players"]["pins"][1], True)
+    hw.press(p["controls"]["pins"]["ok"], True)
     assert b.read_mask() == (1 << 1) | (1 << B.OK_BIT)
 
 
@@ -368,8 +368,9 @@ def test_pico_oled_present_and_missing():
     if not IS_MICROPYTHON:
         skip("the SSD1306 frame buffer needs MicroPython's framebuf")
     hw, b, _ = _pico()
+    o = b.profile["oled"]
     i2c = hw.buses[0]
-    assert (i2c.bus, i2c.sda, i2c.scl, i2c.freq) == (0, 20, 21, 400000)
+    assert (i2c.bus, i2c.sda, i2c.scl, i2c.freq) == (o["i2c"], o["sda"], o["scl"], o["freq"])
     assert b.oled is not None and i2c.transfers[0][1][0] == 0x00
     assert b.make_display() is not None
     hw, b, _ = _pico(oled_present=False)
@@ -378,13 +379,15 @@ def test_pico_oled_present_and_missing():
 
 def test_pio_capture_for_players_and_irq_for_controls():
     hw, b, ring = _pico("pio")
-    assert hw.first_pin == 2
-    hw.press(4, True)  # player 3 already down at start: the ring's level, no snapshot
+    players = b.profile["players"]["pins"]
+    mode = b.profile["controls"]["pins"]["mode"]
+    assert hw.first_pin == players[0]
+    hw.press(players[2], True)  # player 3 already down at start: the ring's level, no snapshot
     b.start_capture()
     assert ring.level == 0b100 and len(ring) == 0
     assert hw.sm.handler is not None
-    assert hw.pins[2].handler is None  # players come from the PIO, not pin IRQs
-    ctrl = hw.pins[10]
+    assert hw.pins[players[0]].handler is None  # players come from the PIO, not pin IRQs
+    ctrl = hw.pins[mode]
     assert ctrl.handler is not None and ctrl.hard is True
     # a PIO word: players 1 and 3 down, sampled 10 us before the drain at 5000 us
     t_start = ticks_add(1000, -2)
@@ -393,7 +396,7 @@ def test_pio_capture_for_players_and_irq_for_controls():
     hw.sm.handler(hw.sm)
     # then the mode button, through its pin IRQ, merges into the same level
     hw.us = 5100
-    hw.press(10, True)
+    hw.press(mode, True)
     ctrl.handler(ctrl)
     assert _entries(ring) == [(0b101, 4990), (0b101 | (1 << B.MODE_BIT), 5100)]
     b.stop_capture()
@@ -402,17 +405,19 @@ def test_pio_capture_for_players_and_irq_for_controls():
 
 def test_irq_capture_for_players_and_controls():
     hw, b, ring = _pico("irq")
+    p = b.profile
     b.start_capture()
-    for pin in list(range(2, 10)) + [10, 11, 12]:
+    for pin in p["players"]["pins"] + [p["controls"]["pins"][c] for c in p["controls"]["names"]]:
         assert hw.pins[pin].mode == FakePin.IN and hw.pins[pin].pull == FakePin.PULL_UP
         assert hw.pins[pin].handler is not None and hw.pins[pin].hard is True
+    p4, back = hw.pins[p["players"]["pins"][3]], hw.pins[p["controls"]["pins"]["back"]]
     hw.us = 7000
-    hw.press(5, True)
-    hw.pins[5].handler(hw.pins[5])
+    hw.press(p4.id, True)
+    p4.handler(p4)
     hw.us = 7010
-    hw.press(12, True)
-    hw.pins[12].handler(hw.pins[12])
-    hw.pins[12].handler(hw.pins[12])  # chatter with no level change: nothing new
+    hw.press(back.id, True)
+    back.handler(back)
+    back.handler(back)  # chatter with no level change: nothing new
     assert _entries(ring) == [(1 << 3, 7000), ((1 << 3) | (1 << B.BACK_BIT), 7010)]
     b.stop_capture()
-    assert hw.pins[5].handler is None
+    assert p4.handler is None
