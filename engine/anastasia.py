@@ -220,14 +220,7 @@ class AnastasiaState:
 
     def plan(self, action):
         """(name, args, ledger entry or None) for a legal action; IllegalAction otherwise."""
-        if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
-            raise IllegalAction('an action is a list like ["ask", 2, 1] or ["draw"], got %r' % (action,))
-        name = action[0]
-        if name not in ARITY:
-            raise IllegalAction("unknown action %r (known: %s)" % (name, ", ".join(sorted(ARITY))))
-        args = list(action[1:])
-        if len(args) != ARITY[name] or not all(is_int(v) for v in args):
-            raise IllegalAction("%s takes %d int argument(s), got %r" % (name, ARITY[name], list(action)))
+        name, args = ledger.parse(action, ARITY, "action", '["ask", 2, 1] or ["draw"]')
         if self.is_over():
             raise IllegalAction("the game is over")
         sec = self.secret

@@ -86,23 +86,23 @@ TARGETED = ("answer", "look", "exchange", "question", "reveal", "snoop", "peek",
 ACTIONS = ("look", "exchange", "question", "draw", "reveal", "reveal_self")
 
 
-def _int_args(entry):
-    for v in entry[1:]:
-        if not is_int(v):
-            return False
-    return True
-
-
-def parse(entry):
-    """(name, args) of a well-formed entry; IllegalAction naming the problem otherwise."""
-    if not isinstance(entry, (list, tuple)) or not entry or not isinstance(entry[0], str):
-        raise IllegalAction('an entry is a list like ["answer", 2, 7] or ["draw"], got %r' % (entry,))
+def parse(entry, arity=ARITY, what="entry", example='["answer", 2, 7] or ["draw"]'):
+    """(name, args) of a well-formed entry (or, with the whole game's arity table, action);
+    IllegalAction naming the problem otherwise."""
+    kind = type(entry)
+    if (kind is not list and kind is not tuple) or not entry or type(entry[0]) is not str:
+        raise IllegalAction("an %s is a list like %s, got %r" % (what, example, entry))
     name = entry[0]
-    if name not in ARITY:
-        raise IllegalAction("unknown entry %r (known: %s)" % (name, ", ".join(sorted(ARITY))))
-    if len(entry) != 1 + ARITY[name] or not _int_args(entry):
-        raise IllegalAction("%s takes %d int argument(s), got %r" % (name, ARITY[name], list(entry)))
-    return name, list(entry[1:])
+    if name not in arity:
+        raise IllegalAction("unknown %s %r (known: %s)" % (what, name, ", ".join(sorted(arity))))
+    args = list(entry[1:])
+    ok = len(args) == arity[name]
+    for v in args:
+        if type(v) is not int:  # not a bool either
+            ok = False
+    if not ok:
+        raise IllegalAction("%s takes %d int argument(s), got %r" % (name, arity[name], list(entry)))
+    return name, args
 
 
 class LedgerState:
