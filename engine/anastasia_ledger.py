@@ -80,8 +80,13 @@ FRAME_WORDS = {
     "peek": "choose whose role to look at (Psychic)",
     "poison": "choose whom to reveal and poison (Rasputin's Agent)",
 }
-# Entries whose first argument is another player.
+# Entries whose first argument is another player, and what choosing oneself would mean.
 TARGETED = ("answer", "look", "exchange", "question", "reveal", "snoop", "peek", "poison")
+SELF_WORDS = {
+    "answer": "ask themselves", "question": "ask themselves", "look": "look at their own clue",
+    "exchange": "exchange with themselves", "reveal": "reveal themselves for 5 (reveal_self costs 7)",
+    "snoop": "look at their own hand", "peek": "look at their own role", "poison": "poison themselves",
+}
 # The action entries, for gem statistics and menus.
 ACTIONS = ("look", "exchange", "question", "draw", "reveal", "reveal_self")
 
@@ -425,7 +430,7 @@ class LedgerState:
             if not (0 <= t < n):
                 return "there is no player %d in a %d-player game" % (t, n)
             if t == p:
-                return "%s cannot choose themselves for %s" % (player(p), name)
+                return "%s cannot %s" % (player(p), SELF_WORDS[name])
         if name in ("answer", "question"):
             if not (0 <= args[1] < SPACES):
                 return "%r is not a clue space (0-%d)" % (args[1], SPACES - 1)

@@ -21,8 +21,9 @@ def ledger_line(s, entry):
     if name == "answer" or name == "question":
         lead = "%s asks %s" % (who, player(args[0])) if name == "answer" else \
             "%s asks %s a further question (+%d)" % (who, player(args[0]), rules.QUESTION_GEMS)
-        return "%s: %s claims %s (%d gems on the space)" % (
-            lead, player(args[0]), cards.clue_label(args[1]), s.spaces[args[1]])
+        gems = s.spaces[args[1]]
+        return "%s: %s claims %s (%d gem%s on the space)" % (
+            lead, player(args[0]), cards.clue_label(args[1]), gems, "" if gems == 1 else "s")
     if name == "role":
         return "%s was %s" % (player(args[0]), the_role(args[1]))
     if name == "collector_set":

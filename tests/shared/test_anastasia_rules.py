@@ -285,7 +285,7 @@ def test_draw_with_one_clue_left_takes_it_and_an_empty_deck_removes_draw():
 def test_actions_out_of_turn_or_of_the_wrong_shape_are_refused():
     s = deal(FIVE)
     refused(s, ["look", 1], "must ask a question now")
-    refused(s, ["ask", 0, 1], "cannot choose themselves")
+    refused(s, ["ask", 0, 1], "P1 cannot ask themselves")
     refused(s, ["ask", 7, 1], "no player 7")
     refused(s, ["ask", 1, 3], "Location (0), Trinket (1) or Story (2)")
     refused(s, ["answer", PARIS], "only follows a question")
