@@ -110,6 +110,15 @@ def write_canonical(obj, write):
     _emit(obj, write, 0)
 
 
+def copy_data(obj):
+    """A deep copy of JSON-shaped data: dicts and lists are copied, everything else is shared."""
+    if isinstance(obj, dict):
+        return {k: copy_data(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [copy_data(v) for v in obj]
+    return obj
+
+
 def digest_of(obj):
     """Hex SHA-256 of the canonical serialisation of obj."""
     # Streamed into the hash: a big state never exists as one string (a small heap

@@ -11,6 +11,7 @@ bit 8 = mode, bit 9 = ok, bit 10 = back (the constants live in firmware.buttons)
 
 import json
 
+from engine.core import copy_data
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, EdgeRing
 from firmware.ticks import ticks_us
 
@@ -80,14 +81,6 @@ def _section(name, prof, key, required=True):
     return sec
 
 
-def _copy(x):
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
-
-
 def _address(name, v):
     if isinstance(v, str):
         try:
@@ -104,7 +97,7 @@ def validate(doc, name):
     prof = profiles[name]
     if not isinstance(prof, dict):
         _fail(name, "must be an object")
-    prof = _copy(prof)
+    prof = copy_data(prof)
     prof["name"] = name
 
     header = None
@@ -226,7 +219,7 @@ def apply_overrides(profile, overrides):
     A section given a dict is merged key by key (oled={"address": 0x3D}); a bool switches an
     optional part (oled=False); capture=... replaces the capture method.
     """
-    prof = _copy(profile)
+    prof = copy_data(profile)
     options = {}
     for key, value in overrides.items():
         if key in SECTIONS:

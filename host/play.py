@@ -19,11 +19,15 @@ def add_parser(subparsers):
         description="Play a whole game with random decisions seeded by --seed and print what happens.",
     )
     p.add_argument("game", help="game to play (%s)" % ", ".join(sorted(GAMES)))
-    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    p.add_argument("--players", type=int, default=None,
+                   help="number of players (default 4, or the nearest count the game allows)")
     p.add_argument("--seed", type=int, default=0, help="seed for the shuffle and the decisions (default 0)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="engine option, VALUE as JSON or a plain word (repeatable), e.g. deck=red")
     p.set_defaults(func=run)
+
+
+DEFAULT_PLAYERS = 4
 
 
 def parse_options(pairs):
@@ -42,7 +46,10 @@ def parse_options(pairs):
 def run(args):
     try:
         game = get_game(args.game)
-        state = game.new_game(args.seed, args.players, **parse_options(args.option))
+        players = args.players
+        if players is None:
+            players = min(max(DEFAULT_PLAYERS, game.MIN_PLAYERS), game.MAX_PLAYERS)
+        state = game.new_game(args.seed, players, **parse_options(args.option))
     except ValueError as e:
         raise CliError(str(e))
     narrator = NARRATORS.get(args.game, StepNarrator)(state, print)
@@ -66,6 +73,8 @@ def print_score_table(state, write):
         write("%-6s  %5d%s" % (player(p), score, "  winner" if p in winners else ""))
     if len(winners) == 1:
         write("winner: %s" % player(winners[0]))
+    elif not winners:
+        write("no winner")
     else:
         write("shared win: %s" % ", ".join(player(p) for p in winners))
 

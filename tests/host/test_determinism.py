@@ -1,5 +1,4 @@
-"""The same seeded playouts (Anomia, Finding Anastasia and its ledger) give the same digest after
-every step on CPython and MicroPython."""
+"""The same seeded playouts give the same digest after every step on CPython and MicroPython."""
 
 import subprocess
 from pathlib import Path
@@ -10,12 +9,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
 SCRIPT = ROOT / "tests" / "shared" / "determinism_playouts.py"
-COUNT = 100  # mixed player counts 3-6 and both decks; ~16,900 digests, about 10 s on MicroPython
-# Finding Anastasia: every player count 4-8 (and Empress seat) in turn, random by kind of action
-ANASTASIA_COUNT = 30
+COUNT = 100  # Anomia: mixed player counts 3-6 and both decks; ~16,900 digests, about 10 s on MicroPython
+SOLO_COUNT = 240  # solo Anastasia: 1-3 players, every reading, a one-card deck, real cards on a table
+ANASTASIA_COUNT = 30  # 4-8 player Anastasia and its ledger: every player count (and Empress seat)
 
 
-def compare_runtimes(count, game):
+def compare_runtimes(game, count):
     # MicroPython runs in the background while CPython computes the same lines here.
     proc = subprocess.Popen(
         [str(MICROPYTHON), "-X", "heapsize=192k", str(SCRIPT), str(count), game],
@@ -36,24 +35,31 @@ def compare_runtimes(count, game):
 
 def test_playout_digests_match_on_cpython_and_micropython():
     assert COUNT >= 100
-    compare_runtimes(COUNT, "anomia")
+    compare_runtimes("anomia", COUNT)
+
+
+def test_solo_anastasia_digests_match_on_cpython_and_micropython():
+    lines = compare_runtimes("anastasia_solo", SOLO_COUNT)
+    # the playouts reach the automa, and its turns are compared too
+    assert sum(1 for line in lines if ' ["automa"] ' in line) > SOLO_COUNT
 
 
 def test_finding_anastasia_digests_match_on_cpython_and_micropython():
-    lines = compare_runtimes(ANASTASIA_COUNT, "anastasia")
+    lines = compare_runtimes("anastasia", ANASTASIA_COUNT)
     assert len(lines) > 30 * ANASTASIA_COUNT  # whole games, not just the deal
     assert any('["reveal",' in line for line in lines) and any('["react"]' in line for line in lines)
 
 
 def test_finding_anastasia_ledger_digests_match_on_cpython_and_micropython():
-    lines = compare_runtimes(ANASTASIA_COUNT, "anastasia_ledger")
+    lines = compare_runtimes("anastasia_ledger", ANASTASIA_COUNT)
     assert any('["role",' in line for line in lines)
 
 
 def test_a_different_seed_gives_a_different_sequence():
     # guards the comparison above against trivially equal output
-    a, b = [], []
-    determinism_playouts.emit_playouts(2, a.append)
-    determinism_playouts.emit_playouts(3, b.append)
-    assert b[: len(a) - 1] == a[:-1] and len(b) > len(a)
-    assert a[1].split()[-1] != b[len(a)].split()[-1]
+    for game in ("anomia", "anastasia_solo", "anastasia", "anastasia_ledger"):
+        a, b = [], []
+        determinism_playouts.emit_playouts(2, a.append, game)
+        determinism_playouts.emit_playouts(3, b.append, game)
+        assert b[: len(a) - 1] == a[:-1] and len(b) > len(a)
+        assert a[1].split()[-1] != b[len(a)].split()[-1]

@@ -55,6 +55,21 @@ def test_draws_match_the_engine_turn_by_turn(capsys):
             line.endswith(" P%d draws again %s from pile %d" % (p + 1, label, pile)), line
 
 
+def test_without_players_a_game_gets_the_count_nearest_four_it_allows(capsys):
+    status, out, err = _play(capsys, "anastasia_solo", "--seed", "3")
+    assert status == 0 and err == ""
+    assert out == _play(capsys, "anastasia_solo", "--seed", "3", "--players", "3")[1]
+    anomia_default = _play(capsys, "anomia", "--seed", "3")[1]
+    assert anomia_default == _play(capsys, "anomia", "--seed", "3", "--players", "4")[1]
+
+
+def test_a_game_nobody_won_says_so(capsys):
+    # solo Finding Anastasia, seed 3: both players reveal a guest who is not Anastasia
+    status, out, _ = _play(capsys, "anastasia_solo", "--players", "2", "--seed", "3")
+    assert status == 0
+    assert out.splitlines()[-4:] == ["player  score", "P1          0", "P2          0", "no winner"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["anomia", "--players", "2"], "anomia needs 3-6 players, got 2"),
     (["anomia", "--players", "9"], "anomia needs 3-6 players, got 9"),

@@ -3,7 +3,7 @@
 Usage (from the repository root):
     .venv/bin/micropython -X heapsize=192k tests/shared/determinism_playouts.py [count [game]]
     .venv/bin/python tests/shared/determinism_playouts.py [count [game]]
-game: anomia (the default), anastasia or anastasia_ledger.
+game is anomia (the default), anastasia_solo, anastasia or anastasia_ledger.
 Both must print the same lines: per playout a "start" line with the setup digest,
 one line per step (step number, action, digest after it) and an "end" line with
 the scores; a last line "playouts N". tests/host/test_determinism.py runs both.
@@ -21,23 +21,50 @@ from engine.core import canonical  # noqa: E402
 DEFAULT_COUNT = 100
 
 
-def playout_spec(i, game="anomia"):
-    """(seed, players, options) of playout i: every player count (and each deck, each
-    Empress seat) in turn."""
-    seed = i * 7919 + 3
-    if game == "anomia":
-        return seed, 3 + i % 4, {"deck": ("blue", "red")[(i // 4) % 2]}
+def playout_spec(i):
+    """(seed, players, options) of Anomia playout i: every player count and both decks in turn."""
+    return i * 7919 + 3, 3 + i % 4, {"deck": ("blue", "red")[(i // 4) % 2]}
+
+
+# One reading of the open points per playout (engine.anastasia_solo_rules), in turn.
+SOLO_READINGS = (
+    {},
+    {"returned_gems": "each", "token_pool": "each", "unshown": "face_down"},
+    {"automa_finds_anastasia": "players_win", "clue_fee_to": "supply", "deck_blanks": 5},
+    {"automa_deck": ["one: reveal_clue 1, leave 2; draw 3, expend_reveal 4 1 5, return_reveal 6 1 2"]},
+    {"cards": "table"},
+)
+
+
+def solo_spec(i):
+    """(seed, players, options) of solo Anastasia playout i: 1-3 players and every reading in turn."""
+    return i * 7919 + 5, 1 + i % 3, SOLO_READINGS[(i // 3) % len(SOLO_READINGS)]
+
+
+def anastasia_spec(i):
+    """(seed, players, options) of 4-8 player Anastasia playout i: every player count in turn."""
+    return i * 7919 + 3, 4 + i % 5, {}
+
+
+def ledger_spec(i):
+    """(seed, players, options) of ledger playout i: every player count and Empress seat in turn."""
     players = 4 + i % 5
-    if game == "anastasia_ledger" and players > 4:
-        return seed, players, {"empress": (i // 5) % players}
-    return seed, players, {}
+    return i * 7919 + 3, players, {} if players == 4 else {"empress": (i // 5) % players}
 
 
-def emit_playouts(count, emit, game="anomia"):
-    engine = games.get_game(game)
+SPECS = {"anomia": playout_spec, "anastasia_solo": solo_spec, "anastasia": anastasia_spec,
+         "anastasia_ledger": ledger_spec}
+# Chosen by kind of action (engine.playout.KindChooser): their menus hold many questions
+# and few reveals, so uniform choices would make long games that rarely reveal anyone.
+BY_KIND = ("anastasia", "anastasia_ledger")
+
+
+def emit_playouts(count, emit, name="anomia"):
+    game = games.get_game(name)
+    spec = SPECS[name]
     for i in range(count):
-        seed, players, options = playout_spec(i, game)
-        state = engine.new_game(seed, players, **options)
+        seed, players, options = spec(i)
+        state = game.new_game(seed, players, **options)
         emit("%d start seed=%d players=%d options=%s %s"
              % (i, seed, players, canonical(options), state.digest()))
         step = [0]
@@ -46,8 +73,7 @@ def emit_playouts(count, emit, game="anomia"):
             step[0] += 1
             emit("%d %d %s %s" % (i, step[0], canonical(action), st.digest()))
 
-        # by kind: the Finding Anastasia menus hold many questions and few reveals
-        chooser = None if game == "anomia" else playout.KindChooser(seed)
+        chooser = playout.KindChooser(seed) if name in BY_KIND else None
         playout.run(state, seed, after=after, chooser=chooser)
         emit("%d end scores=%s winners=%s" % (i, canonical(state.scores()), canonical(state.winners())))
     emit("playouts %d" % count)
