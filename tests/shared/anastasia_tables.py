@@ -1,12 +1,8 @@
 """Hand-made Finding Anastasia tables for the rules tests (both runtimes)."""
 
-import json
-
 from engine import anastasia, anastasia_ledger
 from engine import anastasia_cards as C
-from engine.core import BadState, IllegalAction
 from engine.rng import Rng
-from tests.shared.compat import raises
 
 # Clue card ids by name (engine.anastasia_cards.CLUE_NAMES).
 PARIS, BERLIN, LONDON, NEW_YORK, COPENHAGEN = 0, 1, 2, 3, 4
@@ -86,23 +82,3 @@ def question(state, target, category=0, card=None, react=False):
 
 def copy(state):
     return anastasia.from_dict(state.to_dict())
-
-
-def refused(state, action, words):
-    """apply(action) raises IllegalAction saying `words`, changes nothing, and the action is
-    not among the legal ones (either engine); returns the message."""
-    before = state.to_dict()
-    e = raises(IllegalAction, state.apply, action)
-    assert words in str(e), str(e)
-    assert state.to_dict() == before
-    if isinstance(action, (list, tuple)):
-        assert list(action) not in state.legal_actions()
-    return str(e)
-
-
-def corrupted(from_dict, saved, change, words):
-    """from_dict refuses a copy of the saved dict after change(copy), with BadState saying `words`."""
-    bad = json.loads(json.dumps(saved))
-    change(bad)
-    e = raises(BadState, from_dict, bad)
-    assert words in str(e), str(e)

@@ -17,8 +17,8 @@ from tests.shared.anastasia_tables import (
     default_hands,
     play,
     question,
-    refused,
 )
+from tests.shared.engine_checks import refused
 
 E, ANA, AGENT, IMP, THIEF = C.EMPRESS, C.ANASTASIA, C.RASPUTINS_AGENT, C.IMPOSTOR, C.THIEF
 FF, GOSSIP, COLL, PSY = C.FAMILY_FRIEND, C.GOSSIP, C.COLLECTOR, C.PSYCHIC

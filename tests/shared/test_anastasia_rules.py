@@ -19,12 +19,11 @@ from tests.shared.anastasia_tables import (
     TIARA,
     TRAIN,
     copy,
-    corrupted,
     deal,
     question,
-    refused,
 )
 from tests.shared.compat import raises
+from tests.shared.engine_checks import corrupted, refused
 
 E, ANA, AGENT, IMP, THIEF, FF, COLL = (C.EMPRESS, C.ANASTASIA, C.RASPUTINS_AGENT, C.IMPOSTOR, C.THIEF,
                                        C.FAMILY_FRIEND, C.COLLECTOR)
