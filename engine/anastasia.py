@@ -32,7 +32,7 @@ from engine import anastasia_cards as cards
 from engine import anastasia_ledger as ledger
 from engine import anastasia_rules as rules
 from engine.anastasia_rules import is_int, player
-from engine.core import TERMINAL, IllegalAction, digest_of
+from engine.core import TERMINAL, IllegalAction, copy_data, digest_of
 from engine.rng import Rng
 
 MIN_PLAYERS = rules.MIN_PLAYERS
@@ -431,7 +431,7 @@ class AnastasiaState:
             "you": p,
             "role": self.roles[p],
             "hand": list(self.hands[p]),
-            "seen": [list(o) for o in self.seen[p]],
+            "seen": copy_data(self.seen[p]),
             "table": self.table.to_dict(),
             "decision": self._decision_for(p),
         }
@@ -461,7 +461,7 @@ class AnastasiaState:
             "hands": [list(h) for h in self.hands],
             "deck": list(self.deck),
             "box": list(self.box),
-            "seen": [[list(o) for o in s] for s in self.seen],
+            "seen": copy_data(self.seen),  # a Gossip's look holds a list of cards
             "secret": None if self.secret is None else list(self.secret),
         }
 

@@ -17,7 +17,7 @@ from engine.anastasia_ledger import (
     setup,
 )
 from engine.anastasia_rules import is_int, player, role_name, the_role
-from engine.core import BadState
+from engine.core import BadState, copy_data
 from engine.rng import Rng
 
 
@@ -211,7 +211,7 @@ def _load(d):
         for o in obs:
             if not isinstance(o, list) or not o or o[0] not in OBSERVATIONS:
                 _bad_game("unknown observation %r" % (o,))
-    s.seen = [[list(o) for o in obs] for obs in seen]
+    s.seen = copy_data(seen)
     s.secret = _load_secret(d["secret"], s)
     placed = s.deck + s.box
     for h in s.hands:
