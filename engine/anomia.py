@@ -15,7 +15,7 @@ face-off for a UI.
 """
 
 from engine import anomia_cards
-from engine.core import SIMULTANEOUS, TERMINAL, BadState, IllegalAction, digest_of
+from engine.core import SIMULTANEOUS, TERMINAL, BadState, IllegalAction, digest_of, load_checked
 from engine.rng import Rng
 
 MIN_PLAYERS = 3
@@ -441,12 +441,7 @@ def _piles(v, count, deck, what):
 
 def from_dict(d):
     """Rebuild a state saved by to_dict() (after a JSON round trip too); BadState if it is not valid."""
-    try:
-        return _load(d)
-    except BadState:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise BadState("bad anomia state: %s" % (e,))
+    return load_checked(_load, d, "anomia")
 
 
 def _load(d):

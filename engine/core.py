@@ -36,6 +36,17 @@ class BadState(ValueError):
     """from_dict() was given something that is not a valid saved state."""
 
 
+def load_checked(load, d, game):
+    """load(d), where a malformed d (a missing key, a wrong type) raises BadState naming
+    the game instead of whatever error the loader tripped on."""
+    try:
+        return load(d)
+    except BadState:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise BadState("bad %s state: %s" % (game, e))
+
+
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 MAX_DEPTH = 16
 

@@ -54,6 +54,13 @@ class Rng:
     def state(self):
         return list(self.s)
 
+    def copy(self):
+        """An independent generator in the same state (no re-validation)."""
+        r = object.__new__(Rng)
+        r.s = list(self.s)
+        r.o = [0, 0]
+        return r
+
     def _step(self):
         """Advance the generator one step; the output goes to self.o as [hi, lo]."""
         s = self.s

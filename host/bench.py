@@ -2,8 +2,9 @@
 
 Rows: the buzzer's press-to-decision latency and allocations, heap use of the Anomia
 mode, soaks of 10,000 face-offs (the whole virtual device, and the decision path
-under -X heapsize=64k), the virtual device's boot-to-ready time, serial fuzzing,
-power cuts, sync throughput and flash times. Counts can be changed with flags.
+under -X heapsize=64k), the Anathema engine's move listing and random games on both
+runtimes, the virtual device's boot-to-ready time, serial fuzzing, power cuts, sync
+throughput and flash times. Counts can be changed with flags.
 """
 
 import argparse
@@ -38,6 +39,14 @@ def smallest_heap(works, lo_k, hi_k, step_k=8):
         else:
             lo_k = mid
     return hi_k
+
+
+def _runs(args, heapsize):
+    try:
+        micropython_json(args, heapsize)
+    except (RuntimeError, ValueError):
+        return False
+    return True
 
 
 def soak_runs(faceoffs, mode):
@@ -110,6 +119,7 @@ def main(argv=None):
     ap.add_argument("--records", type=int, default=1000)
     ap.add_argument("--mode", default="anomia",
                     help="the buzzer mode the soaks run (default %(default)s)")
+    ap.add_argument("--anathema-games", type=int, default=40)
     args = ap.parse_args(argv)
     from host import bench_host
     from host.device_files import compile_tree
@@ -133,9 +143,23 @@ def main(argv=None):
         row("allocations per press (edge to decision)",
             "%.1f bytes" % lat["window_0"]["alloc_bytes_per_press"], "micropython.mem_total()")
         path = micropython_json(["tests/bench/buzzer_soak.py", str(args.faceoffs), "--root", root], "64k")
+        speed = ["tests/bench/anathema_speed.py", str(args.anathema_games)]
+        mpy = micropython_json(speed + ["--root", root], "192k")
+        busy_heap = smallest_heap(lambda heap: _runs(speed + ["--root", root, "--busy-once"], heap), 32, 192)
+    cpy = json.loads(subprocess.run([sys.executable] + speed, cwd=ROOT, capture_output=True, text=True,
+                                    check=True, timeout=1800).stdout.strip().splitlines()[-1])
     row("decision-path soak, -X heapsize=64k", "%d face-offs, heap %d -> %d B" % (
         path["faceoffs"], path["mem_alloc_after_100"], path["mem_alloc_end"]),
         "ring->debouncer->arbiter->scorekeeper, .mpy")
+    row("Anathema legal_actions, busy table", "%.0f /s CPython, %.0f /s MicroPython" % (
+        cpy["busy_legal_per_s"], mpy["busy_legal_per_s"]),
+        "15 loose cards, %d of 2,224 plays listed, .mpy 192k" % mpy["busy_listed"])
+    row("  smallest heap: Anathema engine + busy listing", "%s k" % busy_heap, "bisection, .mpy, 64-bit port")
+    row("Anathema legal_actions, random games", "%.0f /s CPython, %.0f /s MicroPython" % (
+        cpy["ordinary_legal_per_s"], mpy["ordinary_legal_per_s"]), "every position of the games below")
+    row("Anathema random games to 21", "%.1f /s CPython, %.1f /s MicroPython (%.1fx)" % (
+        cpy["games_per_s"], mpy["games_per_s"], cpy["games_per_s"] / mpy["games_per_s"]),
+        "%d games, 4 layouts, ~%.0f actions each" % (cpy["games"], cpy["steps_per_game"]))
 
     soak = run_soak(args.faceoffs, mode=args.mode)
     row("virtual device soak, %s mode" % args.mode,

@@ -9,6 +9,7 @@ Usage: python tests/run_micropython.py [--heapsize 192k] [module ...]
 """
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -19,14 +20,42 @@ ROOT = Path(__file__).resolve().parent.parent
 SUMMARY = re.compile(r"^micropython: (\d+) passed, (\d+) failed, (\d+) skipped$", re.M)
 
 
+# Modules that walk every registered game: one process per game and setup (a Pico-sized
+# heap holds one engine and what one setup loads, as a box does), named in
+# $TABLEMATE_ENGINE as "game:k" (k: the defaults, then each of the engine's VARIANTS).
+PER_GAME = ("test_engine_conformance",)
+
+
 def modules():
     return sorted(p.stem for p in (ROOT / "tests" / "shared").glob("test_*.py"))
 
 
-def run_module(exe, heapsize, name):
+def runs(names):
+    """(label, module, game or None) for every process to run."""
+    sys.path.insert(0, str(ROOT))
+    from engine.games import GAMES
+
+    out = []
+    for name in names:
+        if name in PER_GAME:
+            from engine.games import get_game
+
+            for game in sorted(GAMES):
+                setups = 1 + len([v for v in getattr(get_game(game), "VARIANTS", None) or () if v])
+                out.extend(("%s[%s:%d]" % (name, game, k), name, "%s:%d" % (game, k)) for k in range(setups))
+        else:
+            out.append((name, name, None))
+    return out
+
+
+def run_module(exe, heapsize, run):
+    label, name, game = run
+    env = dict(os.environ)
+    if game is not None:
+        env["TABLEMATE_ENGINE"] = game
     res = subprocess.run([exe, "-X", "heapsize=" + heapsize, "tests/mpy_runner.py", name],
-                         cwd=ROOT, capture_output=True, text=True)
-    return name, res
+                         cwd=ROOT, capture_output=True, text=True, env=env)
+    return label, res
 
 
 def main(argv=None):
@@ -39,8 +68,8 @@ def main(argv=None):
     passed = failed = skipped = 0
     broken = []
     with ThreadPoolExecutor(args.jobs) as pool:
-        names = args.modules or modules()
-        results = pool.map(lambda m: run_module(args.micropython, args.heapsize, m), names)
+        names = runs(args.modules or modules())
+        results = pool.map(lambda r: run_module(args.micropython, args.heapsize, r), names)
         for name, res in results:
             m = SUMMARY.search(res.stdout)
             if m is None or res.returncode != 0:

@@ -1,14 +1,14 @@
-"""Seeded random playouts of every registered game printed as digest sequences, to compare
-CPython with MicroPython.
+"""Seeded random playouts printed as digest sequences, to compare CPython with MicroPython.
 
 Usage (from the repository root):
-    .venv/bin/micropython -X heapsize=192k tests/shared/determinism_playouts.py [count [game ...]]
-    .venv/bin/python tests/shared/determinism_playouts.py [count [game ...]]
-Both must print the same lines: for each game in engine/games.py and each playout a
-"start" line with the setup digest, one line per step (step number, action, digest
-after it) and an "end" line with the scores; a last line "playouts N" (N per game).
-The setups cycle through every player count the engine declares and its VARIANTS.
-tests/host/test_determinism.py runs both.
+    .venv/bin/micropython -X heapsize=192k tests/shared/determinism_playouts.py [count [game]]
+    .venv/bin/python tests/shared/determinism_playouts.py [count [game]]
+game is any game of engine/games.py (default anomia). Games with a setup of their own
+below (SPECS) play it; any other game cycles through the player counts it declares,
+then its defaults and its VARIANTS, so a newly registered game is compared unasked.
+Both must print the same lines: per playout a "start" line with the setup digest,
+one line per step (step number, action, digest after it) and an "end" line with
+the scores; a last line "playouts N". tests/host/test_determinism.py runs both.
 """
 
 import gc
@@ -25,41 +25,81 @@ DEFAULT_COUNT = 100
 SMALL_HEAP = sys.implementation.name == "micropython"
 
 
-def playout_spec(engine, i):
-    """(seed, players, options) of playout i: every player count, then the defaults and every
-    variant, in turn."""
+def declared_spec(name):
+    """The setups of a game from its declarations: every player count, then the defaults
+    and each of its VARIANTS, in turn."""
+    engine = games.get_game(name)
     span = engine.MAX_PLAYERS - engine.MIN_PLAYERS + 1
-    variants = list(getattr(engine, "VARIANTS", None) or ({},))
-    if {} not in variants:
-        variants.insert(0, {})  # the defaults too
-    return i * 7919 + 3, engine.MIN_PLAYERS + i % span, variants[(i // span) % len(variants)]
+    variants = [{}] + [v for v in getattr(engine, "VARIANTS", None) or () if v]
+
+    def spec(i):
+        return i * 7919 + 3, engine.MIN_PLAYERS + i % span, variants[(i // span) % len(variants)]
+
+    return spec
 
 
-def emit_playouts(count, emit, names=None):
-    for name in names or sorted(games.GAMES):
-        engine = games.get_game(name)
-        for i in range(count):
-            seed, players, options = playout_spec(engine, i)
-            state = engine.new_game(seed, players, **options)
-            emit("%s %d start seed=%d players=%d options=%s %s"
-                 % (name, i, seed, players, canonical(options), state.digest()))
-            step = [0]
+def playout_spec(i):
+    """(seed, players, options) of Anomia playout i: every player count and both decks in turn."""
+    return i * 7919 + 3, 3 + i % 4, {"deck": ("blue", "red")[(i // 4) % 2]}
 
-            def after(st, action, name=name, i=i, step=step):
-                step[0] += 1
-                if SMALL_HEAP:
-                    gc.collect()  # the next step's action list needs a whole block
-                emit("%s %d %d %s %s" % (name, i, step[0], canonical(action), st.digest()))
 
-            playout.run(state, seed, after=after)
-            emit("%s %d end scores=%s winners=%s"
-                 % (name, i, canonical(state.scores()), canonical(state.winners())))
+def solo_spec(i):
+    """(seed, players, options) of solo Anastasia playout i: 1-3 players and every reading of
+    the open points (the engine's defaults, then its VARIANTS) in turn."""
+    readings = ({},) + games.get_game("anastasia_solo").VARIANTS
+    return i * 7919 + 5, 1 + i % 3, readings[(i // 3) % len(readings)]
+
+
+def anathema_spec(i):
+    """(seed, players, options) of Anathema playout i: 2, 3, 4 players and partners in turn,
+    basic and advanced rules."""
+    layout = i % 4
+    return i * 7919 + 3, (2, 3, 4, 4)[layout], {"partners": layout == 3, "advanced": (i // 4) % 2 == 1}
+
+
+def anastasia_spec(i):
+    """(seed, players, options) of 4-8 player Anastasia playout i: every player count in turn."""
+    return i * 7919 + 3, 4 + i % 5, {}
+
+
+def ledger_spec(i):
+    """(seed, players, options) of ledger playout i: every player count and Empress seat in turn."""
+    players = 4 + i % 5
+    return i * 7919 + 3, players, {} if players == 4 else {"empress": (i // 5) % players}
+
+
+SPECS = {"anomia": playout_spec, "anastasia_solo": solo_spec, "anathema": anathema_spec,
+         "anastasia": anastasia_spec, "anastasia_ledger": ledger_spec}
+# Chosen by kind of action (engine.playout.KindChooser): their menus hold many questions
+# and few reveals, so uniform choices would make long games that rarely reveal anyone.
+BY_KIND = ("anastasia", "anastasia_ledger")
+
+
+def emit_playouts(count, emit, name="anomia"):
+    game = games.get_game(name)
+    spec = SPECS.get(name) or declared_spec(name)
+    for i in range(count):
+        seed, players, options = spec(i)
+        state = game.new_game(seed, players, **options)
+        emit("%d start seed=%d players=%d options=%s %s"
+             % (i, seed, players, canonical(options), state.digest()))
+        step = [0]
+
+        def after(st, action, i=i, step=step):
+            step[0] += 1
+            if SMALL_HEAP:
+                gc.collect()  # a long action list (the scorekeeper's) needs a whole block
+            emit("%d %d %s %s" % (i, step[0], canonical(action), st.digest()))
+
+        chooser = playout.KindChooser(seed) if name in BY_KIND else None
+        playout.run(state, seed, after=after, chooser=chooser)
+        emit("%d end scores=%s winners=%s" % (i, canonical(state.scores()), canonical(state.winners())))
     emit("playouts %d" % count)
 
 
 def main(argv):
     count = int(argv[1]) if len(argv) > 1 else DEFAULT_COUNT
-    emit_playouts(count, print, argv[2:])
+    emit_playouts(count, print, argv[2] if len(argv) > 2 else "anomia")
     return 0
 
 
