@@ -174,7 +174,8 @@ def simulate(setup, report, progress=None):
     """Play every game of the run into report; progress(i) after game i if given."""
     for i in range(setup.games):
         seed = setup.seed + i
-        state = setup.engine.new_game(seed, setup.players, **setup.options)
+        options = setup.decl.game_options(setup, i) if hasattr(setup.decl, "game_options") else setup.options
+        state = setup.engine.new_game(seed, setup.players, **options)
         bots = [setup.decl.BOTS[b](p, seed) for p, b in enumerate(setup.bots)]
         seats = Seats(bots, playout.RandomChooser(seed))
         steps = playout.run(state, seed, before=getattr(report, "before", None), after=report.after,
