@@ -10,6 +10,7 @@ game (host.simulations: its bots, its own flags, its engine options and its repo
 """
 
 import argparse
+import json
 import sys
 
 from engine import playout
@@ -142,7 +143,8 @@ def header(setup):
     given = ""
     pairs = sorted(setup.args.engine_options.items())
     if pairs:
-        given = ", options: " + ", ".join("%s=%s" % (k, v) for k, v in pairs)
+        given = ", options: " + ", ".join("%s=%s" % (k, v if isinstance(v, str) else json.dumps(v))
+                                          for k, v in pairs)  # as typed: true, not True
     return "%s: %d game%s, %d player%s, %s, %s%s" % (
         setup.name, setup.games, "" if setup.games == 1 else "s", setup.players,
         "" if setup.players == 1 else "s", seeds, bots, given)
