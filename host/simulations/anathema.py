@@ -98,7 +98,8 @@ class Report:
         rules = "advanced rules" if self.setup.options.get("advanced") is True else "basic rules"
         dealer = ("first dealer %s in every game" % seat_name(self.setup.options["dealer"])
                   if "dealer" in self.setup.options else "the first dealer turns from game to game")
-        out = ["%s, %s, %s" % ("two partnerships" if self.partners else "each for themselves", rules, dealer), ""]
+        layout = "two partnerships" if self.partners else "each for themselves"
+        out = ["%s, %s, %s" % (layout, rules, dealer), ""]
         sides = self.sides()
         width = max(len(label) for label, _ in sides)
         out.append("wins")

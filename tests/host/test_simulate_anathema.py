@@ -29,7 +29,8 @@ def count_by_hand(games, seed, names, **options):
     hands, actions = [], []
     for i in range(games):
         state = anathema.new_game(seed + i, players, dealer=i % players, **options)
-        bots = [GreedyBot() if n == "greedy" else RandomChooser(seed + i + STRIDE * p) for p, n in enumerate(names)]
+        bots = [GreedyBot() if n == "greedy" else RandomChooser(seed + i + STRIDE * p)
+                for p, n in enumerate(names)]
         chance = RandomChooser(seed + i)
         steps = 0
         while not state.is_over():
@@ -42,9 +43,8 @@ def count_by_hand(games, seed, names, **options):
         for n in set(names[p] for p in state.winners()):
             bot_won[n] = bot_won.get(n, 0) + 1
         for r in state.results:
-            points["points"] = [a + b for a, b in zip(points["points"], r["points"])]
-            for key in ("most_cards", "most_familiars", "sweeps", "card_points"):
-                points[key] = [a + b for a, b in zip(points[key], r[key])]
+            for key in WORDS.values():
+                points[key] = [a + b for a, b in zip(points[key], r[key], strict=True)]
         hands.append(len(state.results))
         actions.append(steps)
     return wins, bot_won, points, hands, actions
@@ -89,7 +89,8 @@ def test_the_report_agrees_with_an_independent_count_of_the_same_games(capsys, n
     wins, bot_won, points, hands, actions = count_by_hand(games, seed, names, **options)
     lines = out.splitlines()
     assert lines[0] == "anathema: %d games, %d players, seeds %d-%d, bots: %s" % (
-        games, len(names), seed, seed + games - 1, ", ".join("P%d %s" % (p + 1, n) for p, n in enumerate(names)))
+        games, len(names), seed, seed + games - 1,
+        ", ".join("P%d %s" % (p + 1, n) for p, n in enumerate(names)))
     f = figures(out)
     if "--partners" in flags:
         labels = ["P1+P3 (random)", "P2+P4 (greedy)"]
@@ -131,9 +132,11 @@ def test_a_fixed_first_dealer_is_kept_and_said(capsys):
 
 CARELESS = [
     (["--partners"], "--partners plays two partnerships of two: it needs --players 4, got the default 2"),
-    (["--partners", "--players", "3"], "--partners plays two partnerships of two: it needs --players 4, got 3"),
+    (["--partners", "--players", "3"], "--partners plays two partnerships of two: it needs --players 4, got 3"
+     ),
     (["--option", "partners=true", "--players", "2"], "it needs --players 4, got 2"),
-    (["--players", "4", "--option", "partners=true", "--option", "advanced=yes"], "advanced must be true or false, got 'yes'"),
+    (["--players", "4", "--option", "partners=true", "--option", "advanced=yes"],
+     "advanced must be true or false, got 'yes'"),
     (["--players", "5"], "anathema needs 2-4 players, got 5"),
     (["--players", "1"], "anathema needs 2-4 players, got 1"),
     (["--advanced", "--option", "advanced=false"],
