@@ -3,6 +3,8 @@
 GAMES = {
     "anomia": "engine.anomia",
     "anomia_score": "engine.anomia_score",  # the buzzer box's scorekeeper
+    "anastasia": "engine.anastasia",  # 4-8 players, every secret card
+    "anastasia_ledger": "engine.anastasia_ledger",  # the same game over what the table shows
     "anastasia_solo": "engine.anastasia_solo",  # Finding Anastasia, 1-3 players and the automa
     "anathema": "engine.anathema",
 }

@@ -17,8 +17,29 @@ class RandomChooser:
         self.rng = Rng(seed ^ DECISION_SALT)
 
     def choose(self, state):
-        actions = state.legal_actions()
+        return self.pick(state.legal_actions())
+
+    def pick(self, actions):
+        """One of a non-empty list of legal actions."""
         return actions[self.rng.below(len(actions))]
+
+
+class KindChooser(RandomChooser):
+    """Uniform over the kinds of action first (action[0]), then among the actions of that kind.
+
+    Where one kind has many variants (every clue of every player to ask about) and another
+    few (reveal a role), uniform choice would almost never pick the rare kind; this one
+    picks every kind as often, so random games reach every rule and stay short.
+    """
+
+    def pick(self, actions):
+        kinds = []
+        for a in actions:
+            if a[0] not in kinds:
+                kinds.append(a[0])
+        kind = kinds[self.rng.below(len(kinds))]
+        same = [a for a in actions if a[0] == kind]
+        return same[self.rng.below(len(same))]
 
 
 def run(state, seed, before=None, after=None, max_steps=100000, chooser=None):
@@ -26,7 +47,8 @@ def run(state, seed, before=None, after=None, max_steps=100000, chooser=None):
 
     before(state, action) is called just before each apply, after(state, action)
     just after it. chooser (anything with choose(state) -> action) replaces the random
-    choices, e.g. bots. RuntimeError if the game is not over after max_steps actions.
+    choices, e.g. bots; default RandomChooser(seed). RuntimeError if the game is not over
+    after max_steps actions.
     """
     if chooser is None:
         chooser = RandomChooser(seed)

@@ -14,6 +14,7 @@ SOLO_COUNT = 240  # solo Anastasia: 1-3 players, every reading, a one-card deck,
 # Anathema: whole games to 21, 6 of each layout (2, 3, 4 players, partners), half of them
 # with the advanced rules; some 5,500 digests.
 ANATHEMA_COUNT = 24
+ANASTASIA_COUNT = 30  # 4-8 player Anastasia and its ledger: every player count (and Empress seat)
 
 
 def compare_runtimes(game, count):
@@ -57,9 +58,20 @@ def test_anathema_digests_match_on_cpython_and_micropython():
         assert any('["%s"' % op in line for line in lines), op
 
 
+def test_finding_anastasia_digests_match_on_cpython_and_micropython():
+    lines = compare_runtimes("anastasia", ANASTASIA_COUNT)
+    assert len(lines) > 30 * ANASTASIA_COUNT  # whole games, not just the deal
+    assert any('["reveal",' in line for line in lines) and any('["react"]' in line for line in lines)
+
+
+def test_finding_anastasia_ledger_digests_match_on_cpython_and_micropython():
+    lines = compare_runtimes("anastasia_ledger", ANASTASIA_COUNT)
+    assert any('["role",' in line for line in lines)
+
+
 def test_a_different_seed_gives_a_different_sequence():
     # guards the comparison above against trivially equal output
-    for game in ("anomia", "anastasia_solo", "anathema"):
+    for game in ("anomia", "anastasia_solo", "anathema", "anastasia", "anastasia_ledger"):
         a, b = [], []
         determinism_playouts.emit_playouts(2, a.append, game)
         determinism_playouts.emit_playouts(3, b.append, game)

@@ -3,7 +3,7 @@
 Usage (from the repository root):
     .venv/bin/micropython -X heapsize=192k tests/shared/determinism_playouts.py [count [game]]
     .venv/bin/python tests/shared/determinism_playouts.py [count [game]]
-game is anomia (the default), anastasia_solo or anathema.
+game is anomia (the default), anastasia_solo, anathema, anastasia or anastasia_ledger.
 Both must print the same lines: per playout a "start" line with the setup digest,
 one line per step (step number, action, digest after it) and an "end" line with
 the scores; a last line "playouts N". tests/host/test_determinism.py runs both.
@@ -50,7 +50,22 @@ def anathema_spec(i):
     return i * 7919 + 3, (2, 3, 4, 4)[layout], {"partners": layout == 3, "advanced": (i // 4) % 2 == 1}
 
 
-SPECS = {"anomia": playout_spec, "anastasia_solo": solo_spec, "anathema": anathema_spec}
+def anastasia_spec(i):
+    """(seed, players, options) of 4-8 player Anastasia playout i: every player count in turn."""
+    return i * 7919 + 3, 4 + i % 5, {}
+
+
+def ledger_spec(i):
+    """(seed, players, options) of ledger playout i: every player count and Empress seat in turn."""
+    players = 4 + i % 5
+    return i * 7919 + 3, players, {} if players == 4 else {"empress": (i // 5) % players}
+
+
+SPECS = {"anomia": playout_spec, "anastasia_solo": solo_spec, "anathema": anathema_spec,
+         "anastasia": anastasia_spec, "anastasia_ledger": ledger_spec}
+# Chosen by kind of action (engine.playout.KindChooser): their menus hold many questions
+# and few reveals, so uniform choices would make long games that rarely reveal anyone.
+BY_KIND = ("anastasia", "anastasia_ledger")
 
 
 def emit_playouts(count, emit, name="anomia"):
@@ -67,7 +82,8 @@ def emit_playouts(count, emit, name="anomia"):
             step[0] += 1
             emit("%d %d %s %s" % (i, step[0], canonical(action), st.digest()))
 
-        playout.run(state, seed, after=after)
+        chooser = playout.KindChooser(seed) if name in BY_KIND else None
+        playout.run(state, seed, after=after, chooser=chooser)
         emit("%d end scores=%s winners=%s" % (i, canonical(state.scores()), canonical(state.winners())))
     emit("playouts %d" % count)
 

@@ -1,0 +1,705 @@
+"""Finding Anastasia ledger: the 4-8 player game over public information only (docs/anastasia.md).
+
+This is what the box keeps while the players hold their secret cards: the gems (supply,
+purses, the 15 spaces), the tokens, how many clues each hand and the deck hold, the roles
+that were shown, poison, the Gossip's allegiance, the Red Army Spy's countdown and whose
+decision comes next. The table enters what it saw; the ledger refuses what cannot happen
+and works out every gem flow itself. engine.anastasia (the whole game) keeps one of these
+as its public half, so both always agree.
+
+Seats 0..N-1 go clockwise; people see them as P1..PN. A clue card id (engine.anastasia_cards)
+0-14 is also its board space: column id // 5 (Location, Trinket, Story), row id % 5.
+
+Entries (JSON-safe lists). Who enters what is current_player()'s decision, except "react":
+  ["answer", t, card]    start of the turn: player t, asked by the active player, claims card
+  ["declare"]            the active player declares the Collector's set (start of turn or as
+                         the action; not during the Thief's free action): the game ends
+  action phase of the active player (also the Thief's free action after a reveal):
+  ["look", t]            look at a clue of t: +2 from the supply, then 1 to t
+  ["exchange", t]        exchange a clue with t: +1
+  ["question", t, card]  ask t a further question, t claims card: +1
+  ["draw"]               draw 2 clues, keep 1: the deck shrinks by one, the hand grows by one
+  ["reveal", t, role]    pay 5: t's role card is shown; its reveal effect follows
+  ["reveal_self", role]  pay 7: the active player's own role card is shown
+  ["pass"]               the Thief's free action only: take none
+  reveal effects:
+  ["gems"] / ["clue"]    the Collector's choice (10 gems or a clue); in the Misinformant's
+                         round, each player's choice (2 gems or a clue)
+  ["snoop", t]           the Gossip looks at t's hand, then
+  ["allegiance", 1 | 0]  wins if Anastasia wins (1) or if she does not (0)
+  ["peek", t, 1 | 0]     the Psychic looked at t's role: 1 = it was Anastasia and is revealed
+  ["poison", t, role]    Rasputin's Agent reveals t, who is poisoned
+  any time after a claimed answer, before the next entry:
+  ["react", p]           p shows the claimed clue face up (once per player per game)
+  after an end effect:
+  ["role", p, role]      each player whose role is still hidden enters it, in seat order
+  ["collector_set", 1|0] an undeclared, unpoisoned Collector shows whether they hold all three
+"""
+
+from engine import anastasia_cards as cards
+from engine import anastasia_rules as rules
+from engine.anastasia_rules import is_int, player, role_name, the_role
+from engine.core import TERMINAL, IllegalAction, digest_of
+
+MIN_PLAYERS = rules.MIN_PLAYERS
+MAX_PLAYERS = rules.MAX_PLAYERS
+STATE_VERSION = 1
+OPTIONS = dict(rules.RULE_OPTIONS)
+OPTIONS["empress"] = None  # the Empress's seat: she shows herself by pressing her buzzer
+
+SPACES = cards.FIRST_BLANK  # one board space per real clue card
+ROWS = cards.CLUES_PER_CATEGORY
+
+# Why a game ended: the end effect that fired.
+END_REASONS = ("anastasia", "impostor", "collector", "red_army_spy")
+
+# Entry name -> number of int arguments.
+ARITY = {
+    "answer": 2, "declare": 0, "look": 1, "exchange": 1, "question": 2, "draw": 0,
+    "reveal": 2, "reveal_self": 1, "pass": 0, "gems": 0, "clue": 0, "snoop": 1,
+    "allegiance": 1, "peek": 2, "poison": 2, "react": 1, "role": 2, "collector_set": 1,
+}
+# Decision frame kind -> the entries it takes.
+FRAME_ENTRIES = {
+    "ask": ("answer", "declare"),
+    "act": ("look", "exchange", "question", "draw", "reveal", "reveal_self", "declare", "pass"),
+    "collector": ("gems", "clue"),
+    "choose": ("gems", "clue"),
+    "snoop": ("snoop",),
+    "allegiance": ("allegiance",),
+    "peek": ("peek",),
+    "poison": ("poison",),
+}
+FRAME_WORDS = {
+    "ask": "ask a question",
+    "act": "choose an action",
+    "collector": "choose 10 gems or a clue (Collector)",
+    "choose": "take 2 gems or a clue (Misinformant)",
+    "snoop": "choose whose hand to look at (Gossip)",
+    "allegiance": "announce an allegiance (Gossip)",
+    "peek": "choose whose role to look at (Psychic)",
+    "poison": "choose whom to reveal and poison (Rasputin's Agent)",
+}
+# Entries whose first argument is another player, and what choosing oneself would mean.
+TARGETED = ("answer", "look", "exchange", "question", "reveal", "snoop", "peek", "poison")
+SELF_WORDS = {
+    "answer": "ask themselves", "question": "ask themselves", "look": "look at their own clue",
+    "exchange": "exchange with themselves", "reveal": "reveal themselves for 5 (reveal_self costs 7)",
+    "snoop": "look at their own hand", "peek": "look at their own role", "poison": "poison themselves",
+}
+# The action entries, for gem statistics and menus.
+ACTIONS = ("look", "exchange", "question", "draw", "reveal", "reveal_self")
+
+
+def parse(entry, arity=ARITY, what="entry", example='["answer", 2, 7] or ["draw"]'):
+    """(name, args) of a well-formed entry (or, with the whole game's arity table, action);
+    IllegalAction naming the problem otherwise."""
+    kind = type(entry)
+    if (kind is not list and kind is not tuple) or not entry or type(entry[0]) is not str:
+        raise IllegalAction("an %s is a list like %s, got %r" % (what, example, entry))
+    name = entry[0]
+    if name not in arity:
+        raise IllegalAction("unknown %s %r (known: %s)" % (what, name, ", ".join(sorted(arity))))
+    args = list(entry[1:])
+    ok = len(args) == arity[name]
+    for v in args:
+        if type(v) is not int:  # not a bool either
+            ok = False
+    if not ok:
+        raise IllegalAction("%s takes %d int argument(s), got %r" % (name, arity[name], list(entry)))
+    return name, args
+
+
+class LedgerState:
+    def __init__(self, players, rule_opts, empress, possible):
+        n = players
+        self.players = n
+        self.rules = rule_opts  # never changed, so states may share it
+        self.empress = empress  # seat, or -1 in the 4-player game
+        self.possible = possible  # the roles this game can hold (shared too)
+        self.supply = cards.TOTAL_GEMS
+        self.purses = [0] * n
+        self.spaces = [0] * SPACES
+        self.tokens = [[-1, -1, -1] for _ in range(n)]  # per player, per category: row or -1
+        self.hands = [0] * n  # clue cards in each hand
+        self.deck = 0
+        self.face_up = [-1] * n  # the clue a player showed in a Reaction (once per game)
+        self.roles = [-1] * n  # public roles; -1 while hidden
+        self.revealed_by = [-1] * n
+        self.poisoned = [0] * n
+        self.cleared = [0] * n  # the Psychic saw this player is not Anastasia
+        self.allegiance = -1  # the Gossip's: 1 wins with Anastasia, 0 against her
+        self.declared = -1  # seat of the Collector who declared
+        self.collector_set = -1  # 1/0 once the Collector's hand is known at the end
+        self.turn = 0
+        self.turn_no = 0  # turns begun, minus one
+        self.spy_end = -1  # the game ends when turn number spy_end is over
+        self.stack = []  # decision frames, the top one is decided next
+        self.react = None  # [card, responder] of the last answer, while a Reaction may follow
+        self.ended = None  # one of END_REASONS once an end effect fired
+
+    # -- gems ------------------------------------------------------------------
+    def gems(self):
+        """Where every gem is: {"supply": n, "purses": [per seat], "spaces": [15, by card id]}."""
+        return {"supply": self.supply, "purses": list(self.purses), "spaces": list(self.spaces)}
+
+    def _from_supply(self, n, whole):
+        """How many of n gems the supply pays; whole: the payment is one indivisible lot."""
+        if self.supply >= n:
+            return n
+        if self.rules["short_supply"] == "all_or_nothing" and whole:
+            return 0
+        return self.supply
+
+    def _receive(self, p, n):
+        got = self._from_supply(n, True)
+        self.supply -= got
+        self.purses[p] += got
+
+    def _pay(self, p, n):
+        self.purses[p] -= n
+        self.supply += n
+
+    def _answer(self, t, card):
+        """t claims card: t's token of that column moves there, t takes the space's gems and
+        each other space of the column gets one from the supply (top down while it lasts)."""
+        col = card // ROWS
+        self.tokens[t][col] = card % ROWS
+        self.purses[t] += self.spaces[card]
+        self.spaces[card] = 0
+        first = col * ROWS
+        if self._from_supply(ROWS - 1, True) == 0:
+            return
+        for s in range(first, first + ROWS):
+            if s != card and self.supply > 0:
+                self.supply -= 1
+                self.spaces[s] += 1
+
+    def _deal(self, p):
+        if self.deck > 0:
+            self.deck -= 1
+            self.hands[p] += 1
+
+    # -- roles -------------------------------------------------------------------
+    def _seat_of(self, role):
+        for p in range(self.players):
+            if self.roles[p] == role:
+                return p
+        return -1
+
+    def role_problem(self, p, role):
+        """Why p cannot be shown to hold role, given what the table has seen; None if p can."""
+        if not is_int(role) or not (0 <= role < cards.ROLE_COUNT):
+            return "%r is not a role (0-%d)" % (role, cards.ROLE_COUNT - 1)
+        if role == cards.EMPRESS:
+            if self.empress < 0:
+                return "there is no Empress with 4 players"
+            return "the Empress was shown at the start, by %s" % player(self.empress)
+        if role not in self.possible:
+            return "%s is not dealt with %d players" % (the_role(role), self.players)
+        q = self._seat_of(role)
+        if q >= 0:
+            return "%s was already shown to be %s" % (player(q), the_role(role))
+        if role == cards.ANASTASIA and self.cleared[p]:
+            return "the Psychic saw that %s is not Anastasia" % player(p)
+        return self._completion_problem(p, role, 0)
+
+    def _completion_problem(self, p, role, clear):
+        """Anastasia and Rasputin's Agent are always dealt: after p takes role (or, with
+        clear, after p is seen not to be Anastasia) they must still fit the hidden seats."""
+        hidden = 1 if clear else 0  # a cleared p stays hidden, but cannot be Anastasia
+        uncleared = 0
+        for q in range(self.players):
+            if q != p and self.roles[q] < 0:
+                hidden += 1
+                if not self.cleared[q]:
+                    uncleared += 1
+        need_ana = role != cards.ANASTASIA and self._seat_of(cards.ANASTASIA) < 0
+        need_agent = role != cards.RASPUTINS_AGENT and self._seat_of(cards.RASPUTINS_AGENT) < 0
+        if need_ana and uncleared == 0:
+            return "then nobody left could be Anastasia"
+        if need_ana + need_agent > hidden:
+            return "then Anastasia and Rasputin's Agent (always dealt) would not fit the hidden roles"
+        return None
+
+    def _reveal(self, t, role, by, poisoned):
+        self.roles[t] = role
+        self.revealed_by[t] = by
+        self.poisoned[t] = poisoned
+        if role == cards.ANASTASIA:
+            self._end("anastasia")
+        elif role == cards.IMPOSTOR:
+            self._end("impostor")
+        elif role == cards.COLLECTOR:
+            self.stack.append(["collector", t])
+        elif role == cards.FAMILY_FRIEND:
+            if self.empress >= 0:
+                self._deal(self.empress)
+            elif self.rules["empress_clue_without_empress"] == "family_friend":
+                self._deal(t)
+            self._receive(t, rules.FAMILY_FRIEND_GEMS)
+        elif role == cards.GOSSIP:
+            self.stack.append(["snoop", t])
+        elif role == cards.MISINFORMANT:
+            self.stack.append(["choose", t, self.players])
+        elif role == cards.PSYCHIC:
+            self.stack.append(["peek", t])
+        elif role == cards.RASPUTINS_AGENT:
+            self.stack.append(["poison", t])
+        elif role == cards.RED_ARMY_SPY:
+            self.spy_end = self.turn_no + self.players
+        elif role == cards.THIEF:
+            n = self.players
+            for i in range(1, n):
+                q = (t + i) % n
+                if self.purses[q] >= rules.THIEF_STEAL:
+                    self.purses[q] -= rules.THIEF_STEAL
+                    self.purses[t] += rules.THIEF_STEAL
+                elif self.rules["thief_empty_purse"] == "supply":
+                    self._receive(t, rules.THIEF_STEAL)
+            self.stack.append(["act", t, 1])
+
+    def _end(self, reason):
+        self.ended = reason
+        self.stack = []
+        self.react = None
+
+    def _finish(self):
+        """Nothing more to decide in this turn: the next player's turn, or the Spy's end."""
+        if self.ended is not None or self.stack:
+            return
+        if self.spy_end == self.turn_no:
+            self._end("red_army_spy")
+            return
+        self.turn = (self.turn + 1) % self.players
+        self.turn_no += 1
+        self.stack.append(["ask", self.turn])
+
+    # -- the end -----------------------------------------------------------------
+    def _role_entry_seat(self):
+        for p in range(self.players):
+            if self.roles[p] < 0:
+                return p
+        return -1
+
+    def _collector_question(self):
+        """The Collector's seat if the end still needs to know whether they hold a full set."""
+        if self.rules["collector_must_declare"] or self.declared >= 0 or self.collector_set >= 0:
+            return -1
+        c = self._seat_of(cards.COLLECTOR)
+        if c < 0 or self.poisoned[c]:
+            return -1
+        return c
+
+    def end_seat(self):
+        """After an end effect: who enters next (a role, else the Collector's set); -1 when done."""
+        p = self._role_entry_seat()
+        if p >= 0:
+            return p
+        return self._collector_question()
+
+    def _revealed_by_agent(self, p):
+        by = self.revealed_by[p]
+        return by >= 0 and self.roles[by] == cards.RASPUTINS_AGENT
+
+    def anastasia_wins(self):
+        """Anastasia was revealed, and not by Rasputin's Agent (so not poisoned either)."""
+        a = self._seat_of(cards.ANASTASIA)
+        return a >= 0 and self.revealed_by[a] >= 0 and not self._revealed_by_agent(a)
+
+    def _wins(self, p):
+        if self.poisoned[p]:
+            return False
+        role = self.roles[p]
+        a = self._seat_of(cards.ANASTASIA)
+        ana = self.anastasia_wins()
+        revealer = self.revealed_by[a] if a >= 0 else -1  # who revealed Anastasia, if anyone
+        if role == cards.ANASTASIA:
+            return ana
+        if role == cards.IMPOSTOR:
+            return self.revealed_by[p] >= 0 and not self._revealed_by_agent(p)
+        if role in (cards.EMPRESS, cards.PSYCHIC, cards.THIEF):
+            return revealer == p
+        if role == cards.FAMILY_FRIEND:
+            return revealer >= 0 and revealer in (p, self.empress)
+        if role == cards.GOSSIP:
+            return self.allegiance >= 0 and (self.allegiance == 1) == ana
+        if role == cards.COLLECTOR:
+            return self.declared == p or self.collector_set == 1
+        return not ana  # Misinformant, Rasputin's Agent, Red Army Spy
+
+    # -- common API ----------------------------------------------------------------
+    def is_over(self):
+        return self.ended is not None and self.end_seat() < 0
+
+    def current_player(self):
+        if self.ended is not None:
+            p = self.end_seat()
+            return TERMINAL if p < 0 else p
+        return self.stack[-1][1]
+
+    def frame(self):
+        """The decision waiting, as a list: ["ask", p], ["act", p, free], ["collector", p],
+        ["choose", p, left], ["snoop", p], ["allegiance", p], ["peek", p], ["poison", p],
+        ["role", p] or ["collector_set", p] after the end; None once the game is over."""
+        if self.ended is None:
+            return list(self.stack[-1])
+        p = self._role_entry_seat()
+        if p >= 0:
+            return ["role", p]
+        p = self._collector_question()
+        return None if p < 0 else ["collector_set", p]
+
+    def scores(self):
+        """1 for each winner and 0 for everyone else once the game is over; all 0 before."""
+        w = self.winners()
+        return [1 if p in w else 0 for p in range(self.players)]
+
+    def winners(self):
+        if not self.is_over():
+            return []
+        return [p for p in range(self.players) if self._wins(p)]
+
+    def legal_actions(self):
+        out = []
+        if self.is_over():
+            return out
+        if self.react is not None:
+            for p in range(self.players):
+                if self._react_problem(p) is None:
+                    out.append(["react", p])
+        fr = self.frame()
+        kind, p = fr[0], fr[1]
+        n = self.players
+        others = [t for t in range(n) if t != p]
+        if kind == "role":
+            for r in range(cards.ROLE_COUNT):
+                if self.role_problem(p, r) is None:
+                    out.append(["role", p, r])
+            return out
+        for name in (FRAME_ENTRIES[kind] if kind in FRAME_ENTRIES else (kind,)):
+            if name in ("answer", "question"):
+                cands = [[name, t, c] for t in others for c in range(SPACES)]
+            elif name in ("look", "exchange", "snoop"):
+                cands = [[name, t] for t in others]
+            elif name == "reveal" or name == "poison":
+                cands = [[name, t, r] for t in others for r in self.possible]
+            elif name == "reveal_self":
+                cands = [[name, r] for r in self.possible]
+            elif name == "peek":
+                cands = [[name, t, v] for t in others for v in (1, 0)]
+            elif name in ("allegiance", "collector_set"):
+                cands = [[name, 1], [name, 0]]
+            else:
+                cands = [[name]]
+            for e in cands:
+                if self._problem(e[0], e[1:]) is None:
+                    out.append(e)
+        return out
+
+    def check(self, entry):
+        """Raise IllegalAction (with the reason) unless entry can be applied now; changes nothing."""
+        name, args = parse(entry)
+        problem = self._problem(name, args)
+        if problem is not None:
+            raise IllegalAction(problem)
+        return name, args
+
+    def _problem(self, name, args):
+        """Why entry name(args) cannot be applied now, or None."""
+        if self.is_over():
+            return "the game is over"
+        n = self.players
+        if name == "react":
+            return self._react_problem(args[0])
+        fr = self.frame()
+        kind, p = fr[0], fr[1]
+        if kind in ("role", "collector_set"):
+            if name != kind:
+                return "the game has ended (%s): %s enters %s" % (
+                    self.ended, player(p), "their role" if kind == "role" else "whether they hold a full set")
+            if kind == "role":
+                if args[0] != p:
+                    return "roles are entered in seat order: %s is next" % player(p)
+                return self.role_problem(p, args[1])
+            return None if args[0] in (0, 1) else "collector_set is 1 (a full set) or 0"
+        if name not in FRAME_ENTRIES[kind]:
+            return "%s must %s now; %s is not possible" % (player(p), FRAME_WORDS[kind], name)
+        if name in TARGETED:
+            t = args[0]
+            if not (0 <= t < n):
+                return "there is no player %d in a %d-player game" % (t, n)
+            if t == p:
+                return "%s cannot %s" % (player(p), SELF_WORDS[name])
+        if name in ("answer", "question"):
+            if not (0 <= args[1] < SPACES):
+                return "%r is not a clue space (0-%d)" % (args[1], SPACES - 1)
+        if name == "declare":
+            return self._declare_problem(p, fr)
+        if name == "pass":
+            return None if fr[2] else "only the Thief's free action may be passed"
+        if name == "look":
+            gain = self._from_supply(rules.LOOK_GEMS, True)
+            if self.purses[p] + gain < rules.LOOK_FEE:
+                return "%s has no gem to give %s (looking costs 1 after the supply pays %d)" % (
+                    player(p), player(args[0]), gain)
+        if name == "draw" or name == "clue":
+            if self.deck == 0:
+                return "the clue deck is empty"
+        if name == "reveal" or name == "poison":
+            t = args[0]
+            if self.roles[t] >= 0:
+                return "%s's role was already shown (%s)" % (player(t), role_name(self.roles[t]))
+            if name == "reveal" and self.purses[p] < rules.REVEAL_COST:
+                return "%s has %d gems: revealing a role costs %d" % (
+                    player(p), self.purses[p], rules.REVEAL_COST)
+            return self.role_problem(t, args[1])
+        if name == "reveal_self":
+            if self.roles[p] >= 0:
+                return "%s's role was already shown (%s)" % (player(p), role_name(self.roles[p]))
+            if self.purses[p] < rules.SELF_REVEAL_COST:
+                return "%s has %d gems: revealing your own role costs %d" % (
+                    player(p), self.purses[p], rules.SELF_REVEAL_COST)
+            r = args[0]
+            if is_int(r) and r in rules.NO_SELF_REVEAL:
+                return "%s cannot reveal themselves" % role_name(r)
+            return self.role_problem(p, r)
+        if name == "peek":
+            t = args[0]
+            if self.roles[t] >= 0:
+                return "%s's role was already shown (%s)" % (player(t), role_name(self.roles[t]))
+            if args[1] == 1:
+                return self.role_problem(t, cards.ANASTASIA)
+            if args[1] != 0:
+                return "peek ends with 1 (it was Anastasia) or 0 (it was not)"
+            return self._completion_problem(t, -1, 1)
+        if name == "allegiance" and args[0] not in (0, 1):
+            return "allegiance is 1 (wins if Anastasia wins) or 0 (wins if she does not)"
+        return None
+
+    def _react_problem(self, p):
+        react = self.react
+        if react is None or self.ended is not None:
+            return "a Reaction follows a claimed answer, before anything else is entered"
+        if not (0 <= p < self.players):
+            return "there is no player %d in a %d-player game" % (p, self.players)
+        if p == react[1]:
+            return "%s gave the answer and cannot disprove it" % player(p)
+        if self.face_up[p] >= 0:
+            return "%s already used their Reaction (%s)" % (player(p), cards.clue_label(self.face_up[p]))
+        if self.hands[p] == 0:
+            return "%s holds no clue" % player(p)
+        for q in range(self.players):
+            if self.face_up[q] == react[0]:
+                return "%s already shows %s face up" % (player(q), cards.clue_label(react[0]))
+        return None
+
+    def _declare_problem(self, p, fr):
+        if fr[0] == "act" and fr[2]:
+            return "the Collector declares on their own turn, not during the Thief's free action"
+        if self.roles[p] >= 0:
+            if self.roles[p] != cards.COLLECTOR:
+                return "%s is %s, not the Collector" % (player(p), the_role(self.roles[p]))
+            if self.poisoned[p]:
+                return "%s is poisoned and cannot win" % player(p)
+            return None
+        return self.role_problem(p, cards.COLLECTOR)
+
+    def apply(self, entry):
+        """Apply one entry; IllegalAction (state unchanged) if it cannot happen now."""
+        name, args = self.check(entry)
+        self._do(name, args)
+
+    def _do(self, name, args):
+        if name == "react":
+            self.face_up[args[0]] = self.react[0]
+            self.react = None
+            return
+        self.react = None
+        if name == "role":
+            self.roles[args[0]] = args[1]
+            return
+        if name == "collector_set":
+            self.collector_set = args[0]
+            return
+        fr = self.stack.pop()
+        p = fr[1]
+        if name == "answer":
+            self._answer(args[0], args[1])
+            self.react = [args[1], args[0]]
+            self.stack.append(["act", p, 0])
+            return
+        if name == "declare":
+            self.roles[p] = cards.COLLECTOR
+            if self.revealed_by[p] < 0:
+                self.revealed_by[p] = p
+            self.declared = p
+            self._end("collector")
+            return
+        if name == "look":
+            self._receive(p, rules.LOOK_GEMS)
+            self.purses[p] -= rules.LOOK_FEE
+            self.purses[args[0]] += rules.LOOK_FEE
+        elif name == "exchange":
+            self._receive(p, rules.EXCHANGE_GEMS)
+        elif name == "question":
+            self._receive(p, rules.QUESTION_GEMS)
+            self._answer(args[0], args[1])
+            self.react = [args[1], args[0]]
+        elif name == "draw":
+            self._deal(p)
+        elif name == "reveal":
+            self._pay(p, rules.REVEAL_COST)
+            self._reveal(args[0], args[1], p, 0)
+        elif name == "reveal_self":
+            self._pay(p, rules.SELF_REVEAL_COST)
+            self._reveal(p, args[0], p, 0)
+        elif name == "gems" or name == "clue":
+            if name == "clue":
+                self._deal(p)
+            else:
+                self._receive(p, rules.COLLECTOR_GEMS if fr[0] == "collector" else rules.MISINFORMANT_GEMS)
+            if fr[0] == "choose" and fr[2] > 1:
+                self.stack.append(["choose", (p + 1) % self.players, fr[2] - 1])
+        elif name == "snoop":
+            self.stack.append(["allegiance", p])
+        elif name == "allegiance":
+            self.allegiance = args[0]
+        elif name == "peek":
+            if args[1]:
+                self._reveal(args[0], cards.ANASTASIA, p, 0)
+            else:
+                self.cleared[args[0]] = 1
+        elif name == "poison":
+            self._reveal(args[0], args[1], p, 1)
+        self._finish()
+
+    # -- narration --------------------------------------------------------------
+    def describe(self, entry):
+        """One line saying what entry does, for the table (call it before apply)."""
+        from engine.anastasia_words import ledger_line  # display only: not loaded by the rules
+
+        return ledger_line(self, entry)
+
+    # -- saving ----------------------------------------------------------------------
+    def to_dict(self):
+        return {
+            "game": "anastasia_ledger",
+            "version": STATE_VERSION,
+            "players": self.players,
+            "rules": _rules_dict(self.rules),
+            "empress": self.empress,
+            "supply": self.supply,
+            "purses": list(self.purses),
+            "spaces": list(self.spaces),
+            "tokens": [list(t) for t in self.tokens],
+            "hands": list(self.hands),
+            "deck": self.deck,
+            "face_up": list(self.face_up),
+            "roles": list(self.roles),
+            "revealed_by": list(self.revealed_by),
+            "poisoned": list(self.poisoned),
+            "cleared": list(self.cleared),
+            "allegiance": self.allegiance,
+            "declared": self.declared,
+            "collector_set": self.collector_set,
+            "turn": self.turn,
+            "turn_no": self.turn_no,
+            "spy_end": self.spy_end,
+            "stack": [list(f) for f in self.stack],
+            "react": None if self.react is None else list(self.react),
+            "ended": self.ended,
+        }
+
+    def digest(self):
+        return digest_of(self.to_dict())
+
+    def view(self, player_seat):
+        """Everything in the ledger is public: every player sees the whole state."""
+        if not is_int(player_seat) or not (0 <= player_seat < self.players):
+            raise ValueError("no player %r in a %d-player game" % (player_seat, self.players))
+        return self.to_dict()
+
+    def options(self):
+        """The new_game options that set up this game."""
+        d = _rules_dict(self.rules)
+        d["empress"] = None if self.empress < 0 else self.empress
+        return d
+
+
+def _rules_dict(r):
+    """A copy of the rule options (two levels: guest_min_players is a dict). to_dict() runs
+    after every action in the simulations; core.copy_data took 70% of its time there."""
+    d = {}
+    for k in r:
+        v = r[k]
+        d[k] = dict(v) if isinstance(v, dict) else v
+    return d
+
+
+_setup_cache = [None, None]  # [(players, options), result]: from_dict runs on every copy
+
+
+def setup(players, options):
+    """(rule options, Empress seat or -1, possible roles) from new_game options; ValueError on bad input."""
+    key = [players, options]
+    if _setup_cache[0] == key:
+        return _setup_cache[1]
+    result = _setup(players, options)
+    _setup_cache[0] = [players, dict(options)]
+    _setup_cache[1] = result
+    return result
+
+
+def _setup(players, options):
+    rules.check_players(players, "anastasia")
+    opts = {}
+    for k in options:
+        if k not in OPTIONS:
+            raise ValueError("unknown option %r (known: %s)" % (k, ", ".join(sorted(OPTIONS))))
+        if k != "empress":
+            opts[k] = options[k]
+    r = rules.rule_options(players, opts)
+    possible = rules.possible_roles(players, r)
+    empress = options.get("empress")
+    if not rules.has_empress(players):
+        if empress is not None:
+            raise ValueError("4 players play without an Empress: leave empress out")
+        return r, -1, possible
+    if empress is None:
+        empress = 0
+    if not is_int(empress) or not (0 <= empress < players):
+        raise ValueError("empress must be the Empress's seat 0-%d, got %r" % (players - 1, empress))
+    return r, empress, possible
+
+
+def new_game(seed, players, **options):
+    """The table after setup. The ledger draws nothing, so seed only has to be an int.
+
+    Options: empress (her seat, default 0; not with 4 players, where seat 0, the oldest,
+    starts) and the rule options of engine.anastasia_rules.RULE_OPTIONS.
+    """
+    if not is_int(seed):
+        raise ValueError("seed must be an int, got %r" % (seed,))
+    r, empress, possible = setup(players, options)
+    s = LedgerState(players, r, empress, possible)
+    for p in range(players):
+        s.purses[p] = rules.START_GEMS
+        s.hands[p] = 3  # every invite holds 3 clues (Anastasia's 3 real ones, others 1 + 2 blanks)
+    s.supply -= players * rules.START_GEMS
+    # Anastasia's invite takes one clue of each category, every other invite one more.
+    s.deck = SPACES - 3 - (players - 1)
+    if empress >= 0:
+        s.roles[empress] = cards.EMPRESS
+        s.revealed_by[empress] = empress
+        s._receive(empress, rules.EMPRESS_GEMS)
+        s.turn = empress
+    s.stack = [["ask", s.turn]]
+    return s
+
+
+def from_dict(d):
+    """Rebuild a state saved by to_dict(); BadState if it is not a valid ledger state."""
+    from engine.anastasia_saved import load_ledger  # only a restore needs the checks
+
+    return load_ledger(d)
