@@ -74,12 +74,18 @@ class GreedyBot:
 
 
 BOTS = {"random": None, "greedy": GreedyBot}
+SEAT_STRIDE = 7919  # seat p's bot is seeded seed + SEAT_STRIDE * p, so two random bots differ
 
 
 def make_bot(name, seed):
     if name not in BOTS:
         raise ValueError("unknown bot %r (known: %s)" % (name, ", ".join(sorted(BOTS))))
     return RandomChooser(seed) if name == "random" else BOTS[name]()
+
+
+def seat_bot(name, seat, seed):
+    """The bot `name` for `seat` in the game dealt with `seed`."""
+    return make_bot(name, seed + SEAT_STRIDE * seat)
 
 
 def play_game(state, bots, seed):
@@ -98,31 +104,62 @@ def play_game(state, bots, seed):
 CATEGORIES = ("most_cards", "most_familiars", "sweeps", "card_points", "points")
 
 
+class Tally:
+    """What a series of finished games adds up to, all ints: games, wins per seat (a shared
+    win counts for each winner), points per category and seat summed over games (a seat
+    counts its side's points), and the hands and actions of each game."""
+
+    def __init__(self, players):
+        self.players = players
+        self.games = 0
+        self.wins = [0] * players
+        self.points = {}
+        for name in CATEGORIES:
+            self.points[name] = [0] * players
+        self.hands = []  # per game
+        self.actions = []  # per game, deals included
+
+    def add(self, state, actions):
+        """One finished game, played in `actions` actions."""
+        self.games += 1
+        self.actions.append(actions)
+        self.hands.append(len(state.results))
+        for p in state.winners():
+            self.wins[p] += 1
+        for r in state.results:
+            for name in CATEGORIES:
+                for p in range(self.players):
+                    self.points[name][p] += r[name][state.rules.side(p)]
+
+    def sums(self):
+        return {"games": self.games, "wins": list(self.wins), "points": self.points,
+                "hands": _sum(self.hands), "actions": _sum(self.actions)}
+
+
+def _sum(values):
+    t = 0
+    for v in values:
+        t += v
+    return t
+
+
+def first_dealer(game_index, players):
+    """The first dealer of a series' game `game_index`: it turns, so no seat deals first more."""
+    return game_index % players
+
+
 def self_play(game, games, seed, players, bot_names, partners=False, **options):
     """Plays `games` games of the engine module `game` (engine.anathema), bot_names[p]
     playing seat p; game g starts from seed + g with the first dealer turning.
 
-    Returns the sums a report needs, all ints: games, wins per seat (a shared win counts
-    for each winner), points per seat summed over games and per category (the seat's
-    side's points), hands and actions in all.
+    Returns Tally.sums(): games, wins per seat, points per category and seat, hands and
+    actions in all.
     """
     if len(bot_names) != players:
         raise ValueError("one bot per seat: %d names for %d players" % (len(bot_names), players))
-    wins = [0] * players
-    by_category = {}
-    for name in CATEGORIES:
-        by_category[name] = [0] * players
-    hands = 0
-    actions = 0
+    tally = Tally(players)
     for g in range(games):
-        s = game.new_game(seed + g, players, partners=partners, dealer=g % players, **options)
-        bots = [make_bot(bot_names[p], seed + g + 7919 * p) for p in range(players)]
-        actions += play_game(s, bots, seed + g)
-        hands += len(s.results)
-        for p in s.winners():
-            wins[p] += 1
-        for r in s.results:
-            for name in CATEGORIES:
-                for p in range(players):
-                    by_category[name][p] += r[name][s.rules.side(p)]
-    return {"games": games, "wins": wins, "points": by_category, "hands": hands, "actions": actions}
+        s = game.new_game(seed + g, players, partners=partners, dealer=first_dealer(g, players), **options)
+        bots = [seat_bot(bot_names[p], p, seed + g) for p in range(players)]
+        tally.add(s, play_game(s, bots, seed + g))
+    return tally.sums()

@@ -8,6 +8,7 @@ The same seed always prints the same game. Engine options go in as --option KEY=
 import json
 
 from engine import playout
+from engine.core import CHANCE, SIMULTANEOUS
 from engine.games import GAMES, game_name, get_game
 from host.cli import CliError
 
@@ -65,6 +66,18 @@ def player(p):
     return "P%d" % (p + 1)
 
 
+def actor(state, action):
+    """Who takes a step, in words: a seat, or the game itself for a chance step."""
+    p = state.current_player()
+    if p >= 0:
+        return player(p)
+    if p == CHANCE:
+        return "deal" if isinstance(action, list) and action and action[0] == "deal" else "chance"
+    if p == SIMULTANEOUS:
+        return "all at once"
+    return "game"
+
+
 def print_score_table(state, write):
     scores = state.scores()
     winners = state.winners()
@@ -81,7 +94,8 @@ def print_score_table(state, write):
 
 
 class StepNarrator:
-    """Any game: one line per action."""
+    """Any game: one line per action, in the engine's words when its states offer
+    describe(action), else the seat (or "deal" / "chance") and the action as JSON."""
 
     def __init__(self, state, write):
         self.write = write
@@ -92,7 +106,13 @@ class StepNarrator:
 
     def before(self, state, action):
         self.step += 1
-        self.write("step %d  player %s: %s" % (self.step, state.current_player(), json.dumps(action)))
+        describe = getattr(state, "describe", None)
+        if describe is None:
+            self.write("step %d  %s: %s" % (self.step, actor(state, action), json.dumps(action)))
+        elif state.current_player() >= 0:  # the engine's sentence names the seat itself
+            self.write("step %d  %s" % (self.step, describe(action)))
+        else:
+            self.write("step %d  %s: %s" % (self.step, actor(state, action), describe(action)))
 
     def after(self, state, action):
         pass

@@ -10,6 +10,7 @@ game (host.simulations: its bots, its own flags, its engine options and its repo
 """
 
 import argparse
+import json
 import sys
 
 from engine import playout
@@ -142,7 +143,8 @@ def header(setup):
     given = ""
     pairs = sorted(setup.args.engine_options.items())
     if pairs:
-        given = ", options: " + ", ".join("%s=%s" % (k, v) for k, v in pairs)
+        given = ", options: " + ", ".join("%s=%s" % (k, v if isinstance(v, str) else json.dumps(v))
+                                          for k, v in pairs)  # as typed: true, not True
     return "%s: %d game%s, %d player%s, %s, %s%s" % (
         setup.name, setup.games, "" if setup.games == 1 else "s", setup.players,
         "" if setup.players == 1 else "s", seeds, bots, given)
@@ -174,7 +176,8 @@ def simulate(setup, report, progress=None):
     """Play every game of the run into report; progress(i) after game i if given."""
     for i in range(setup.games):
         seed = setup.seed + i
-        state = setup.engine.new_game(seed, setup.players, **setup.options)
+        options = setup.decl.game_options(setup, i) if hasattr(setup.decl, "game_options") else setup.options
+        state = setup.engine.new_game(seed, setup.players, **options)
         bots = [setup.decl.BOTS[b](p, seed) for p, b in enumerate(setup.bots)]
         seats = Seats(bots, playout.RandomChooser(seed))
         steps = playout.run(state, seed, before=getattr(report, "before", None), after=report.after,

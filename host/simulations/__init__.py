@@ -16,6 +16,8 @@ A declaration module defines
                          game_over(state, steps)    once per game, with its number of actions
                          lines()                    the report's lines, printed after the header
                        and optionally before(state, action).
+  game_options(setup, i) optional: the engine options of game i (0 first) when they change
+                       from game to game, e.g. a first dealer that turns; else setup.options
 
 host.simulations.tally has the counting helpers (rates with a 95% interval, spreads, tables)
 and host.simulate.random_bot a uniformly random bot any game can list.
@@ -25,6 +27,7 @@ import importlib
 
 SIMULATIONS = {
     "anastasia_solo": "host.simulations.anastasia_solo",
+    "anathema": "host.simulations.anathema",
 }
 
 
