@@ -19,8 +19,13 @@ Rules:
   is not cut: the bad line is skipped, counted in stats()["bad_records"] and its place
   kept in .bad_spots, and every intact record after it is still returned. Its seq stays
   a visible gap; seqs are never reused for it.
-- ack(seq) writes the mark by temp + rename, then deletes whole segments whose records
-  are all <= seq. An interrupted prune is finished on the next open.
+- ack(seq) only moves the mark (temp + rename): an acknowledgement never deletes a record.
+  Another host database may not have that record yet.
+- Prune on need: before a new segment is started, while the filesystem has less than
+  reserve bytes free, the oldest segment whose records are all acked is deleted. Below
+  floor bytes free (with nothing acked left to delete) no new segment is started and the
+  append raises OSError: the rest of the filesystem (settings, a flash) keeps its room.
+  Free room is read only when a segment starts (a statvfs walks littlefs's metadata).
 """
 
 import os
@@ -34,6 +39,11 @@ ID_NAME = "id"  # the journal's random tag (see Journal._load_id)
 MAX_LINE = MAX_PAYLOAD + 40  # payload plus the three header fields and the newline
 MAX_BAD_SPOTS = 16
 _CHUNK = 256
+# Prune on need (see the module docstring). On a Pico's ~1.4 MB littlefs this keeps room
+# for the settings and a flash of changed files; the rest holds records.
+RESERVE_BYTES = 128 * 1024
+FLOOR_BYTES = 32 * 1024
+ENOSPC = 28
 
 
 def _exists(path):
@@ -46,6 +56,12 @@ def _exists(path):
 
 def _size(path):
     return os.stat(path)[6]
+
+
+def free_bytes(path):
+    """Bytes free on the filesystem that holds path (statvfs: fragment size * blocks available)."""
+    st = os.statvfs(path)
+    return st[1] * st[4]
 
 
 def makedirs(path):
@@ -143,11 +159,16 @@ class LineReader:
 
 
 class Journal:
-    def __init__(self, dirpath, segment_bytes=8192):
+    def __init__(self, dirpath, segment_bytes=8192, reserve=RESERVE_BYTES, floor=FLOOR_BYTES, free=None):
+        """free() -> bytes free on the journal's filesystem (default: statvfs of dirpath)."""
         if segment_bytes < 64:
             raise ValueError("segment_bytes must be at least 64")
         self.dir = dirpath.rstrip("/") or "/"
         self.segment_bytes = segment_bytes
+        self.reserve = reserve
+        self.floor = floor
+        self._free = free
+        self.pruned = 0  # records deleted to make room since this journal was opened
         # One entry per segment, oldest first: [name_seq, first_seq, last_seq, count, bytes]
         # (first/last 0 when the segment holds no intact record).
         self._segs = []
@@ -208,7 +229,6 @@ class Journal:
         if names and names[-1] - 1 > last:
             last = names[-1] - 1
         self.last_seq = last if last > self.acked else self.acked
-        self._prune()
 
     def _load_ack(self):
         path = self._path(ACK_NAME)
@@ -314,6 +334,7 @@ class Journal:
         segs = self._segs
         if not segs or (segs[-1][4] > 0 and segs[-1][4] + line_len > self.segment_bytes):
             self._close()
+            self._make_room()
             segs.append([seq, 0, 0, 0, 0])
         seg = segs[-1]
         if self._fh is None:
@@ -383,7 +404,7 @@ class Journal:
     # ---- ack / prune
 
     def ack(self, seq):
-        """Mark every record up to seq as stored by the host; prune segments entirely <= seq."""
+        """Mark every record up to seq as stored by a host. Deletes nothing: see _make_room."""
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
             raise ValueError("ack needs an int seq >= 0, got %r" % (seq,))
         if seq > self.last_seq:
@@ -392,18 +413,24 @@ class Journal:
             return
         replace_file(self._path(ACK_NAME), ("%d\n" % seq).encode())
         self.acked = seq
-        self._prune()
 
-    def _prune(self):
+    def free_bytes(self):
+        return self._free() if self._free is not None else free_bytes(self.dir)
+
+    def _make_room(self):
+        """Before a new segment: delete the oldest fully acked segments while the free room is
+        under the reserve; raise OSError(ENOSPC) if it stays under the floor."""
         segs = self._segs
-        while segs:
-            upper = segs[1][0] - 1 if len(segs) > 1 else self.last_seq
-            if upper > self.acked:
-                break
-            if len(segs) == 1:
-                self._close()
+        free = self.free_bytes()
+        while free < self.reserve and segs:
+            if (segs[1][0] - 1 if len(segs) > 1 else self.last_seq) > self.acked:
+                break  # the oldest segment holds a record no host has acknowledged
             os.remove(self._seg_path(segs[0][0]))
+            self.pruned += segs[0][3]
             segs.pop(0)
+            free = self.free_bytes()
+        if free < self.floor + self.segment_bytes:
+            raise OSError(ENOSPC, "journal full: %d bytes free, records not yet synced fill the rest" % free)
 
     # ---- figures
 
@@ -430,4 +457,5 @@ class Journal:
             "acked": self.acked,
             "torn_bytes_cut": self.torn_bytes_cut,
             "bad_records": self.bad_records,
+            "pruned": self.pruned,
         }

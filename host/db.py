@@ -4,6 +4,9 @@ records  one row per journal record, UNIQUE (device_id, seq): the source of trut
 games    one row per game_start, kept up to date from its action/game_end records
          in the same transaction that stores them.
 devices  one row per device id (from the device's hello/status).
+gaps     seqs of a device this database never received because the box had pruned them
+         (or lost them to corruption) before this database synced: their games are
+         incomplete, never a mismatch.
 meta     application marker; schema_version: the schema this file is at.
 
 Opening never changes a file that is not ours to change: a file that is not SQLite,
@@ -20,7 +23,7 @@ from pathlib import Path
 from firmware.record import canonical_json, record_crc
 from host.paths import default_db_path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION_ID = 0x546D6462  # "Tmdb": PRAGMA application_id marks the file as ours
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 5.0
@@ -66,6 +69,17 @@ CREATE TABLE games (
 );
 """
 
+# Added by schema 2 (a schema 1 file gets it when opened).
+_GAPS = """
+CREATE TABLE gaps (
+    device_id TEXT NOT NULL REFERENCES devices(device_id),
+    first_seq INTEGER NOT NULL,
+    last_seq  INTEGER NOT NULL,
+    found_at  INTEGER NOT NULL,
+    UNIQUE (device_id, first_seq)
+)
+"""
+
 
 class DatabaseError(Exception):
     """A database the tools cannot use; the message names the file and what is wrong."""
@@ -77,6 +91,10 @@ class DatabaseError(Exception):
 
 class NoDatabase(DatabaseError):
     pass
+
+
+class NoFolder(DatabaseError):
+    """--db names a file in a folder that does not exist (nothing is created)."""
 
 
 class NotTablemateDatabase(DatabaseError):
@@ -170,6 +188,8 @@ def _inspect(path):
 def check_database(path, must_exist=False):
     """Verify path can be used without opening it for writing; raises DatabaseError."""
     path = Path(path)
+    if not path.parent.is_dir():
+        raise NoFolder(path, "the folder %s does not exist: nothing was created" % path.parent)
     if not path.exists():
         if must_exist:
             raise NoDatabase(path, "no database here yet (run `tablemate sync` first or pass --db)")
@@ -178,11 +198,10 @@ def check_database(path, must_exist=False):
 
 
 def open_db(path, create=True):
-    """Open (and if needed create) the store at path; raises DatabaseError subclasses."""
+    """Open (and if needed create) the store at path; raises DatabaseError subclasses.
+    The folder must exist: a mistyped path creates nothing."""
     path = Path(path)
     state = check_database(path, must_exist=not create)
-    if state == "missing":
-        path.parent.mkdir(parents=True, exist_ok=True)
     try:
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
     except sqlite3.Error as e:
@@ -192,6 +211,8 @@ def open_db(path, create=True):
         conn.execute("PRAGMA foreign_keys = ON")
         if state in ("missing", "new"):
             store._create_schema()
+        elif state == "ours":
+            store._upgrade_schema()
         elif state == "recover":
             # The first read of a read-write connection rolls the interrupted commit back.
             conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
@@ -244,6 +265,16 @@ class Store:
                     c.execute(stmt)
             c.execute("PRAGMA application_id = %d" % APPLICATION_ID)
             c.execute("INSERT INTO meta VALUES ('application', 'tablemate')")
+            c.execute(_GAPS)
+            c.execute("INSERT INTO schema_version VALUES (?, ?)", (SCHEMA_VERSION, int(time.time())))
+
+    def _upgrade_schema(self):
+        """A schema 1 file gets the gaps table (nothing else changed)."""
+        version = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+        if version >= SCHEMA_VERSION:
+            return
+        with self.transaction() as c:
+            c.execute(_GAPS)
             c.execute("INSERT INTO schema_version VALUES (?, ?)", (SCHEMA_VERSION, int(time.time())))
 
     # -- devices -----------------------------------------------------------
@@ -279,17 +310,21 @@ class Store:
         row = self.conn.execute("SELECT MAX(seq) FROM records WHERE device_id = ?", (device_id,)).fetchone()
         return row[0] or 0
 
-    def add_records(self, device_id, records, device_info=None):
+    def add_records(self, device_id, records, device_info=None, gaps=()):
         """Store one page of records (dicts seq/kind/t/data) in ONE transaction; returns how many were new.
 
         A record already stored with the same content is skipped (so a repeated page
         adds nothing); the same seq with different content raises RecordConflict and
-        the whole page is rolled back.
+        the whole page is rolled back. gaps: (first_seq, last_seq) the page skipped over,
+        stored in the same transaction (a gap is never passed by the cursor unrecorded).
         """
         added = 0
         now = int(time.time())
         with self.transaction() as c:
             self._touch_device(c, device_id, device_info)
+            for first, last in gaps:
+                c.execute("INSERT OR IGNORE INTO gaps (device_id, first_seq, last_seq, found_at)"
+                          " VALUES (?, ?, ?, ?)", (device_id, first, last, now))
             for rec in records:
                 seq, kind, t, data = rec["seq"], rec["kind"], rec["t"], rec["data"]
                 crc = record_crc(seq, kind, data, t)
@@ -321,18 +356,27 @@ class Store:
                  _dumps(players), _dumps(data.get("options") or {}), t, seq),
             )
         elif kind == "action" and isinstance(data.get("game"), int):
+            self._game_row(c, device_id, data["game"], seq)
             c.execute(
                 "UPDATE games SET actions = actions + 1, last_seq = MAX(last_seq, ?)"
                 " WHERE device_id = ? AND start_seq = ?",
                 (seq, device_id, data["game"]),
             )
         elif kind == "game_end" and isinstance(data.get("game"), int):
+            self._game_row(c, device_id, data["game"], seq)
             c.execute(
                 "UPDATE games SET end_seq = ?, end_t = ?, scores = ?, winners = ?, reason = ?,"
                 " last_seq = MAX(last_seq, ?) WHERE device_id = ? AND start_seq = ?",
                 (seq, t, _dumps(data.get("scores")), _dumps(data.get("winners")), data.get("reason"),
                  seq, device_id, data["game"]),
             )
+
+    def _game_row(self, c, device_id, start_seq, seq):
+        """A row for a game whose game_start this database never received (it fell in a gap):
+        what is known of it is its records; a gap covers its start, so it shows as incomplete."""
+        if start_seq < seq:
+            c.execute("INSERT OR IGNORE INTO games (device_id, start_seq, players, options, last_seq)"
+                      " VALUES (?, ?, '[]', '{}', ?)", (device_id, start_seq, seq))
 
     def records(self, device_id=None):
         """All stored records (of one device) in (device, seq) order, as dicts with device_id."""
@@ -349,20 +393,45 @@ class Store:
         row = self.conn.execute("SELECT COUNT(*) FROM records WHERE device_id = ?", (device_id,)).fetchone()
         return row[0]
 
+    # -- gaps --------------------------------------------------------------
+    def gaps(self, device_id=None):
+        """[(device_id, first_seq, last_seq)] in seq order."""
+        sql = "SELECT device_id, first_seq, last_seq FROM gaps"
+        args = ()
+        if device_id is not None:
+            sql += " WHERE device_id = ?"
+            args = (device_id,)
+        return [tuple(r) for r in self.conn.execute(sql + " ORDER BY device_id, first_seq", args)]
+
+    def game_gaps(self, game):
+        """The gaps that may hold records of this game: inside it, or after its start when it has
+        no end in this database (its later records, its end among them, may be in the gap)."""
+        end = game["end_seq"] if game["end_seq"] is not None else 2 ** 62
+        rows = self.conn.execute(
+            "SELECT first_seq, last_seq FROM gaps WHERE device_id = ? AND last_seq >= ? AND first_seq < ?"
+            " ORDER BY first_seq", (game["device_id"], game["start_seq"], end))
+        return [tuple(r) for r in rows]
+
     # -- games -------------------------------------------------------------
     _GAME_COLUMNS = ("id, device_id, start_seq, name, engine, seed, players, options, start_t, actions,"
                      " last_seq, end_seq, end_t, scores, winners, reason")
 
     def games(self):
-        rows = self.conn.execute("SELECT %s FROM games ORDER BY id" % self._GAME_COLUMNS)
-        return [_game(r) for r in rows]
+        rows = self.conn.execute("SELECT %s FROM games ORDER BY id" % self._GAME_COLUMNS).fetchall()
+        return [self._with_gaps(_game(r)) for r in rows]
 
     def game(self, game_id):
         sql = "SELECT %s FROM games WHERE id = ?" % self._GAME_COLUMNS
         row = self.conn.execute(sql, (game_id,)).fetchone()
         if row is None:
             raise UnknownGame("no game %s in %s (see `tablemate games list`)" % (game_id, self.path))
-        return _game(row)
+        return self._with_gaps(_game(row))
+
+    def _with_gaps(self, game):
+        """game["missing"]: the gaps that may hold its records; game["incomplete"]: there are some."""
+        game["missing"] = self.game_gaps(game)
+        game["incomplete"] = bool(game["missing"])
+        return game
 
     def game_records(self, game_id):
         """The game's records in seq order: its game_start, then everything carrying data.game."""
@@ -391,6 +460,11 @@ def _game(row):
 
 
 # -- shared by the commands that read or write the store --------------------
+def seq_ranges_text(gaps):
+    """[(1, 100), (340, 340)] -> '1-100, 340'."""
+    return ", ".join("%d" % a if a == b else "%d-%d" % (a, b) for a, b in gaps)
+
+
 def add_db_argument(parser, nested=False):
     """--db FILE. nested: on a sub-subcommand, where a default would hide the parent's --db."""
     import argparse

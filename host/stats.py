@@ -180,7 +180,9 @@ def run(args):
         if stats:
             report(stats, sys.stdout)
         if args.plot:
-            curve_game = store.game(game_ids[-1]) if game_ids else None
+            # the last game that replays whole (an incomplete one lacks records its curve needs)
+            whole = [gid for gid in game_ids if not store.game(gid)["incomplete"]]
+            curve_game = store.game(whole[-1]) if whole else None
             curve = []
             if curve_game is not None:
                 try:

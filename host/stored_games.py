@@ -21,6 +21,8 @@ def player_names(game):
 
 
 def _status(game):
+    if game.get("incomplete"):
+        return "incomplete"
     if not game["ended"]:
         return "open"
     return game["reason"] or "ended"
@@ -59,6 +61,9 @@ def show_game(store, game, out):
     out.write("  seed     %s   options %s   settings %s\n" % (
         game["seed"], json.dumps(game["options"], sort_keys=True), json.dumps(settings, sort_keys=True)))
     out.write("  players  %s\n" % ", ".join(names))
+    if game["incomplete"]:
+        out.write("  missing  seqs %s: pruned on the box before this database received them;"
+                  " the game is incomplete\n" % dbmod.seq_ranges_text(game["missing"]))
     out.write("  actions  %d\n" % game["actions"])
     if game["scores"] is not None:
         out.write("  scores   %s\n" % _scores_text(game))

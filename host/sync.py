@@ -1,12 +1,17 @@
 """`tablemate sync [--port PATH] [--db FILE]`: copy the device's new journal records into the store.
 
-Page by page from the store's cursor for that device (the highest seq already stored):
-each record's CRC is checked, each page is committed to SQLite in one transaction, and
-only after that commit is the device told ack(seq), which lets it prune its journal
-(at most once a second while pages stream in, and once at the end). A cut at any point
-loses nothing (the device keeps what was not acked) and duplicates nothing (records are
-unique per device and seq): the next sync carries on from the cursor and sends the ack
-the device missed. A line on stderr shows the progress when stderr is a terminal.
+Page by page from this database's own cursor for that device (the highest seq it
+stores): each record's CRC is checked, each page is committed to SQLite in one
+transaction, and only after that commit is the device told ack(seq). An ack deletes
+nothing on the box: it only marks what a host holds, so the box may prune those records
+later, oldest first, when it needs the room. A second database that is behind still
+gets every record the box holds. When the box pruned records this database never
+received, the page skips seqs: the skipped seqs are stored as a gap in the page's own
+transaction, and sync says so in one line; their games show as incomplete.
+A cut at any point loses nothing (the device keeps what was not acked) and duplicates
+nothing (records are unique per device and seq): the next sync carries on from the
+cursor and sends the ack the device missed. A line on stderr shows the progress when
+stderr is a terminal. The database's folder must exist (a mistyped --db creates nothing).
 """
 
 import os
@@ -14,6 +19,7 @@ import sys
 import time
 
 from host import db as dbmod
+from host import paths
 from host.cli import CliError
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, DeviceError, LinkError
@@ -21,10 +27,6 @@ from host.serial_client import DeviceClient, DeviceError, LinkError
 # Records asked for per page. The device also caps a page by its reply size (about 4 KB,
 # some ten game records); asking for many more only costs its heap.
 PAGE_LIMIT = 10
-# An ack costs the device a flash write (mark file + rename, maybe a prune): send one at
-# most this often while pages stream in, and always after the last commit. Records
-# committed but not yet acked are simply kept a little longer by the device.
-ACK_INTERVAL_S = 1.0
 
 
 class Progress:
@@ -103,10 +105,10 @@ class SyncResult:
         self.cursor = 0
         self.acked = None
         self.seconds = 0.0
+        self.gaps = []  # (first_seq, last_seq) the box no longer held
 
 
-def sync_device(dev, store, progress=None, page_limit=PAGE_LIMIT, warn=None,
-                ack_interval=ACK_INTERVAL_S):
+def sync_device(dev, store, progress=None, page_limit=PAGE_LIMIT, warn=None):
     """Pull every record after the store's cursor; returns a SyncResult. LinkError/DatabaseError pass up."""
     started = time.monotonic()
     device_id, info, journal = device_identity(dev, warn)
@@ -122,7 +124,6 @@ def sync_device(dev, store, progress=None, page_limit=PAGE_LIMIT, warn=None,
                        "its journal was reset; nothing synced" % (device_id, last_seq, store.path, cursor), 1)
     total = max(0, last_seq - cursor) if isinstance(last_seq, int) else None
     acked = journal.get("acked")
-    last_ack = time.monotonic()
     limit = page_limit
     while True:
         try:
@@ -138,18 +139,20 @@ def sync_device(dev, store, progress=None, page_limit=PAGE_LIMIT, warn=None,
         if not records:
             break
         expected = cursor
+        gaps = []
         for rec in records:
             if not isinstance(rec.get("seq"), int) or rec["seq"] <= expected:
                 raise CliError("device sent record seq %r after seq %d: out of order, page dropped"
                                % (rec.get("seq"), expected), 1)
+            if rec["seq"] > expected + 1:
+                gaps.append((expected + 1, rec["seq"] - 1))  # pruned (or corrupt) on the box
             expected = rec["seq"]
-        result.added += store.add_records(device_id, records, info)  # one transaction
+        result.added += store.add_records(device_id, records, info, gaps)  # one transaction
+        result.gaps.extend(gaps)
         result.received += len(records)
         result.pages += 1
         cursor = records[-1]["seq"]
-        if time.monotonic() - last_ack >= ack_interval:
-            acked = dev.ack(cursor)  # only once the page is safely committed
-            last_ack = time.monotonic()
+        acked = dev.ack(cursor)  # only once the page is safely committed
         if progress:
             done = result.received
             progress.show("sync %s: %d%s records" % (device_id, done, "/%d" % total if total else ""))
@@ -179,6 +182,8 @@ def add_parser(subparsers):
 
 def run(args):
     db_path = dbmod.db_path_from_args(args)
+    if not args.db:
+        paths.ensure_parent(db_path)  # the default folder is ours to create; a --db folder is not
     try:
         dbmod.check_database(db_path)  # refuse a bad store before touching the device
     except dbmod.DatabaseError as e:
@@ -197,6 +202,12 @@ def run(args):
     finally:
         progress.done()
     rate = result.received / result.seconds if result.seconds > 0 else 0.0
+    if result.gaps:
+        missing = sum(b - a + 1 for a, b in result.gaps)
+        print("missing on %s: seqs %s (%d record%s) were pruned on the box before %s received them;"
+              " kept as a gap, their games show as incomplete"
+              % (result.device_id, dbmod.seq_ranges_text(result.gaps), missing, "" if missing == 1 else "s",
+                 db_path))
     if result.added:
         print("synced %d new records from %s in %.1f s (%.0f records/s); %d games in %s"
               % (result.added, result.device_id, result.seconds, rate, games, db_path))

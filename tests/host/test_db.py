@@ -22,7 +22,7 @@ def _store(tmp_path, name="games.sqlite3"):
 
 
 def test_new_database_has_marker_and_schema_version(tmp_path):
-    path = tmp_path / "sub" / "games.sqlite3"
+    path = tmp_path / "games.sqlite3"
     dbmod.open_db(path).close()
     conn = sqlite3.connect(str(path))
     assert conn.execute("PRAGMA application_id").fetchone()[0] == dbmod.APPLICATION_ID
@@ -154,6 +154,40 @@ def test_missing_database_is_not_created_for_reading(tmp_path):
     with pytest.raises(dbmod.NoDatabase, match="tablemate sync"):
         dbmod.open_db(path, create=False)
     assert not path.exists()
+
+
+def test_a_db_in_a_folder_that_does_not_exist_is_an_error_and_creates_nothing(tmp_path, capsys):
+    missing = tmp_path / "nonexistent" / "deeper"
+    db = str(missing / "g.db")
+    for argv in (["sync", "--port", str(tmp_path / "ttyNONE"), "--db", db], ["games", "--db", db, "list"],
+                 ["games", "list", "--db", db], ["games", "show", "1", "--db", db],
+                 ["games", "export", "1", "--db", db], ["replay", "1", "--db", db], ["stats", "--db", db]):
+        assert cli_main(argv) == 1, argv
+        err = capsys.readouterr().err
+        assert "folder %s does not exist" % missing in err and err.count("\n") == 1, (argv, err)
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(dbmod.NoFolder):
+        dbmod.open_db(missing / "g.db")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_schema_1_database_gets_the_gaps_table_and_keeps_its_records(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    recs = game_records(5, players=3, faceoffs=4)
+    with dbmod.open_db(path) as s:
+        s.add_records("box", recs)
+    conn = sqlite3.connect(str(path))
+    conn.execute("DROP TABLE gaps")
+    conn.execute("DELETE FROM schema_version")
+    conn.execute("INSERT INTO schema_version VALUES (1, 0)")
+    conn.commit()
+    conn.close()
+    with dbmod.open_db(path, create=False) as s:
+        assert s.gaps() == [] and len(s.records()) == len(recs)
+        assert not s.games()[0]["incomplete"]
+    conn = sqlite3.connect(str(path))
+    assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == dbmod.SCHEMA_VERSION
+    conn.close()
 
 
 def test_cli_reports_a_bad_database_in_one_line(tmp_path, capsys):

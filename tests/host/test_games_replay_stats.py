@@ -304,3 +304,26 @@ def test_a_game_of_another_mode_is_read_in_its_own_terms_never_as_faceoffs(tmp_p
     assert status == 0 and out.splitlines()[0] == "seq,kind,t,n,action,digest,scores,winners,reason"
     status, out, _ = _run(capsys, "stats", "--db", str(path))
     assert status == 0 and "0 face-offs won" in out
+
+
+def test_a_game_with_a_gap_is_incomplete_in_list_show_replay_and_stats_never_a_mismatch(tmp_path, capsys):
+    recs = _through_the_wire_format(game_records(21, players=4, faceoffs=20, t0=T0))
+    after = _through_the_wire_format(game_records(22, players=3, faceoffs=6, start_seq=recs[-1]["seq"] + 1,
+                                                  t0=T0 + 900))
+    path = tmp_path / "games.sqlite3"
+    held = recs[:8] + recs[12:] + after  # seqs 9-12 were pruned on the box before this database synced
+    with dbmod.open_db(path) as s:
+        s.add_records("box-1", held[:8], {"board": "sim"})
+        s.add_records("box-1", held[8:], {"board": "sim"}, gaps=[(9, 12)])
+    status, out, _ = _run(capsys, "games", "list", "--db", str(path))
+    assert status == 0 and "MISMATCH" not in out
+    rows = {ln.split()[0]: ln for ln in out.splitlines()[1:]}
+    assert "incomplete" in rows["1"] and "incomplete" not in rows["2"]
+    status, out, _ = _run(capsys, "games", "show", "1", "--db", str(path))
+    assert status == 0 and "missing  seqs 9-12: pruned on the box" in out
+    status, out, _ = _run(capsys, "replay", "1", "--db", str(path))
+    assert status == replay_mod.EXIT_INCOMPLETE and "MISMATCH" not in out
+    assert "game 1: incomplete, seqs 9-12" in out and "the 7 actions before them replay" in out
+    assert _run(capsys, "replay", "2", "--db", str(path))[0] == 0
+    status, out, err = _run(capsys, "stats", "--db", str(path), "--plot", str(tmp_path / "s.png"))
+    assert status == 0 and (tmp_path / "s.png").exists(), err  # the curve comes from the whole game

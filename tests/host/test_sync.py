@@ -199,11 +199,12 @@ def test_an_ack_lost_after_the_commit_is_sent_by_the_next_sync(box, tmp_path):
         return None if req and req.get("op") == "ack" else reply
 
     box.tamper = drop_acks
-    assert _sync(box.port, db) == 1  # the ack reply never comes
-    assert _same_records(_stored(db), records)
+    assert _sync(box.port, db) == 1  # the first page's ack reply never comes
+    first_page = _stored(db)
+    assert 0 < len(first_page) < len(records) and _same_records(first_page, records[:len(first_page)])
     box.tamper = None
     with DeviceClient(box.port) as dev:
-        assert dev.status()["journal"]["acked"] in (0, records[-1]["seq"])
+        assert dev.status()["journal"]["acked"] in (0, first_page[-1]["seq"])
     assert _sync(box.port, db) == 0
     assert box.journal.acked == records[-1]["seq"]
     assert len(_stored(db)) == len(records)
@@ -420,7 +421,8 @@ def test_virtual_device_cut_link_mid_sync(tmp_path):
                         sync_device(dev, _CutAfter(store, device.relay, pages, hangup))
                 after = store.count_records()
                 assert after > before  # the committed pages stay
-                cursor = store.cursor("sim")
+                (device_id,) = [d["device_id"] for d in store.devices()]
+                cursor = store.cursor(device_id)
             device.relay.resume()  # a new pty after a hangup: device.port follows it
             with DeviceClient(device.port, timeout=2.0) as dev:
                 assert dev.status()["journal"]["acked"] <= cursor

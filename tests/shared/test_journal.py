@@ -1,4 +1,4 @@
-"""Journal: append/reopen, paging, ack + prune, torn-tail cut, mid-file corruption policy.
+"""Journal: append/reopen, paging, ack, prune on need, torn-tail cut, mid-file corruption policy.
 
 Runs over a real directory on both runtimes (compat.tmp_dir); the same journal over
 littlefs and power cuts are covered by test_powercut.py.
@@ -87,56 +87,99 @@ def test_segments_roll_over_and_paging():
         j.close()
 
 
-def test_ack_prunes_only_fully_acked_segments_and_seq_continues():
+class SmallFlash:
+    """free() of a filesystem of capacity bytes that holds only the journal in d."""
+
+    def __init__(self, d, capacity):
+        self.d = d
+        self.capacity = capacity
+
+    def __call__(self):
+        used = 0
+        for name in os.listdir(self.d):
+            used += os.stat(self.d + "/" + name)[6]
+        return self.capacity - used
+
+
+def small_journal(d, capacity=5000, reserve=2500, floor=500):
+    return Journal(d, segment_bytes=256, reserve=reserve, floor=floor, free=SmallFlash(d, capacity))
+
+
+def test_ack_deletes_nothing_and_seq_continues():
     with tmp_dir() as d:
         j = Journal(d, segment_bytes=256)
         fill(j, 30)
         before = seg_files(d)
-        firsts = [int(n[:8]) for n in before]
-        # ack one short of the third segment's start: only the first segment is fully acked
-        j.ack(firsts[2] - 2)
-        assert seg_files(d) == before[1:]
-        assert seqs_of(j.records_since(0, 100)) == list(range(firsts[1], 31))
-        j.ack(firsts[2] - 1)
-        assert seg_files(d) == before[2:]
-        assert j.acked == firsts[2] - 1
+        j.ack(20)
+        assert seg_files(d) == before and j.acked == 20
+        assert seqs_of(j.records_since(0, 100)) == list(range(1, 31))
         raises(ValueError, j.ack, 31)
         raises(ValueError, j.ack, -1)
         raises(ValueError, j.ack, True)
         j.ack(3)  # going back is a no-op
-        assert j.acked == firsts[2] - 1
-        j.close()
-        j = Journal(d, segment_bytes=256)
-        assert j.acked == firsts[2] - 1 and j.last_seq == 30
-        assert j.count() == 30 - firsts[2] + 1
-        # ack everything: every segment goes, seq still continues after reopen
+        assert j.acked == 20
         j.ack(30)
-        assert seg_files(d) == [] and j.count() == 0
-        assert j.stats()["first_seq"] == 0
         j.close()
-        j = Journal(d, segment_bytes=256)
-        assert j.last_seq == 30 and j.acked == 30
+        j = Journal(d, segment_bytes=256)  # reopening deletes nothing either
+        assert j.acked == 30 and j.last_seq == 30 and seg_files(d) == before
+        assert seqs_of(j.records_since(0, 100)) == list(range(1, 31))
         assert j.append("ev", data_for(31)) == 31
         j.close()
-        j = Journal(d, segment_bytes=256)
-        assert seqs_of(j.records_since(0, 10)) == [31]
-        assert seg_files(d) == ["00000031.seg"]
+
+
+def test_prune_on_need_deletes_the_oldest_acked_segments_only():
+    with tmp_dir() as d:
+        j = small_journal(d)
+        fill(j, 40)  # about 2,900 bytes: the free room has gone under the reserve
+        assert j.stats()["first_seq"] == 1 and j.pruned == 0  # nothing acked: nothing deleted
+        j.ack(12)
+        before = seg_files(d)
+        fill(j, 10)
+        after = seg_files(d)
+        firsts = [int(n[:8]) for n in after]
+        # oldest first, and only segments whose every record is acked
+        assert firsts[0] > 1 and firsts[0] - 1 <= 12 and after[0] in before
+        assert j.pruned == firsts[0] - 1
+        assert seqs_of(j.records_since(0, 100)) == list(range(firsts[0], 51))
+        assert j.free_bytes() >= j.floor
+        j.close()
+        # the seqs go on after a reopen with the oldest records gone
+        j = small_journal(d)
+        assert j.last_seq == 50 and j.append("ev", data_for(51)) == 51
         j.close()
 
 
-def test_reopen_finishes_an_interrupted_prune_and_drops_temp_files():
+def test_a_full_journal_refuses_an_append_and_keeps_every_unacked_record():
+    with tmp_dir() as d:
+        j = small_journal(d)
+        n = 0
+        while True:
+            try:
+                fill(j, 1)
+            except OSError:
+                break
+            n += 1
+            assert n < 500
+        assert seqs_of(j.records_since(0, 1000)) == list(range(1, n + 1))
+        last = j.last_seq
+        j.ack(last)  # a host took them: the next segment finds room
+        fill(j, 1)
+        assert j.last_seq == last + 1 and j.pruned > 0
+        j.close()
+
+
+def test_reopen_drops_temp_files_and_deletes_no_record():
     with tmp_dir() as d:
         j = Journal(d, segment_bytes=256)
         fill(j, 20)
         j.close()
         keep = seg_files(d)
-        # the ack mark reached the disk but the power went before the prune
         with open(d + "/acked", "wb") as f:
             f.write(b"%d\n" % (int(keep[1][:8]) - 1))
         with open(d + "/acked.tmp", "wb") as f:
             f.write(b"12")
         j = Journal(d, segment_bytes=256)
-        assert seg_files(d) == keep[1:]
+        assert seg_files(d) == keep
         assert "acked.tmp" not in os.listdir(d)
         j.close()
 

@@ -31,8 +31,10 @@ BLOCK_COUNT = 16
 MOUNT = "/pcut"
 SEGMENT_BYTES = 300
 BASE_RECORDS = 6
+# An 8 KB filesystem: prune acked segments once under half of it is free, so the cuts land in prunes too.
+JOURNAL_ROOM = {"reserve": BLOCK_SIZE * BLOCK_COUNT // 2, "floor": 0}
 
-# Journal script after the base records: appends, with acks (which prune) in between.
+# Journal script after the base records: appends, with acks in between (appends then prune on need).
 JOURNAL_SCRIPT = ("append", "append", "append", "ack", "append", "append", "append", "append", "ack") * 3 + (
     "append", "append")
 # Whole mode namespaces, so that dict.update below gives what Settings.update stores.
@@ -74,7 +76,7 @@ def _base_image():
     vfs.VfsLfs2.mkfs(dev)
     _mount(dev)
     try:
-        j = Journal(MOUNT + "/j", segment_bytes=SEGMENT_BYTES)
+        j = Journal(MOUNT + "/j", segment_bytes=SEGMENT_BYTES, **JOURNAL_ROOM)
         for seq in range(1, BASE_RECORDS + 1):
             j.append("ev", data_for(seq), t=seq)
         j.close()
@@ -101,7 +103,7 @@ class JournalRun:
         from firmware.journal import Journal
 
         self.inflight = ("open",)
-        j = Journal(MOUNT + "/j", segment_bytes=SEGMENT_BYTES)
+        j = Journal(MOUNT + "/j", segment_bytes=SEGMENT_BYTES, **JOURNAL_ROOM)
         try:
             if dev.cut_image is not None:
                 return
@@ -127,7 +129,7 @@ class JournalRun:
     def check(self):
         from firmware.journal import Journal
 
-        j = Journal(MOUNT + "/j", segment_bytes=SEGMENT_BYTES)
+        j = Journal(MOUNT + "/j", segment_bytes=SEGMENT_BYTES, **JOURNAL_ROOM)
         inflight_ack = self.inflight[1] if self.inflight and self.inflight[0] == "ack" else -1
         inflight_seq = self.inflight[1] if self.inflight and self.inflight[0] == "append" else -1
         assert j.acked == self.acked or j.acked == inflight_ack, (j.acked, self.acked, self.inflight)
