@@ -23,6 +23,7 @@ MAX_PAGE = 1000
 MAX_SEQ = 2147483647
 MAX_EPOCH = 4294967295
 MAX_NAME = 32
+MAX_PATH = 200
 MAX_DEPTH = 16  # deepest argument nesting accepted (records and settings go no deeper)
 _PAGE_BUDGET = P.MAX_REPLY_LINE - 128  # room for the reply's own fields and the CRC suffix
 _MISSING = object()
@@ -41,6 +42,8 @@ OPS = {
     "ack": ("seq",),
     "time_set": ("epoch",),
     "mode": ("name", "options"),
+    "files": ("after",),
+    "manifest": ("offset",),
 }
 
 
@@ -291,6 +294,29 @@ class Link:
         except ValueError as e:
             raise P.OpError(P.BAD_ARG, clean(e, 120), {"name": clean(name, 32)})
         return {"mode": name}
+
+    def op_files(self, req):
+        from firmware import files  # loaded only when a flash asks: no heap for it in play
+
+        after = str_arg(req, "after", MAX_PATH, "")
+        items, more = files.files_page(after, _PAGE_BUDGET - 200)
+        block, free = files.free_room()
+        return {"files": items, "more": more, "platform": sys.platform, "cwd": _cwd(), "block": block,
+                "free": free}
+
+    def op_manifest(self, req):
+        from firmware import files
+
+        offset = int_arg(req, "offset", 0, MAX_SEQ, 0)
+        # JSON escapes may double a character's size: half the budget is always safe
+        text, size = files.manifest_chunk(offset, _PAGE_BUDGET // 2)
+        return {"text": text, "size": size}
+
+
+def _cwd():
+    import os
+
+    return os.getcwd()
 
 
 async def serve(link, rx=None, tx=None):

@@ -3,8 +3,9 @@
 Rows: the buzzer's press-to-decision latency and allocations, heap use of the Anomia
 mode, soaks of 10,000 face-offs (the whole virtual device, and the decision path
 under -X heapsize=64k), the Anathema engine's move listing and random games on both
-runtimes, the virtual device's boot-to-ready time, serial fuzzing, power cuts, sync
-throughput and flash times. Counts can be changed with flags.
+runtimes, the virtual device's boot-to-ready time, serial fuzzing, power cuts, how many
+face-offs a Pico's journal holds before it prunes, sync throughput and flash times.
+Counts can be changed with flags.
 """
 
 import argparse
@@ -183,6 +184,11 @@ def main(argv=None):
     row("power cuts", "%d cuts (%d torn writes), all consistent" % (cuts["cuts"], cuts["torn"]),
         "littlefs RAM image, remount each")
 
+    for players in (4, 8):
+        cap = bench_host.pico_faceoffs_before_pruning(players)
+        row("a Pico's journal before pruning, %d players" % players, "%d face-offs (%d records)"
+            % (cap["faceoffs"], cap["records"]), "1408 KB littlefs + rp2 firmware, %d-face-off games"
+            % bench_host.GAME_FACEOFFS)
     sync = bench_host.bench_sync(args.records)
     row("sync throughput", "%.0f records/s" % sync["records_per_s"], "%d records from the virtual device"
         % sync["records"])

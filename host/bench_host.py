@@ -187,6 +187,95 @@ def new_image(image):
     sim.prepare_image(sim.micropython_path(), sim.DEFAULT_HEAPSIZE, Path(image), fresh=True)
 
 
+# ---------------------------------------------------------------- a Pico's journal capacity
+
+PICO_FS_KB = 1408  # MICROPY_HW_FLASH_STORAGE_BYTES of MicroPython's RPI_PICO build (2 MB flash)
+PICO_BLOCK = 4096
+PICO_PROGSIZE = 256  # as the rp2 port's _boot.py mounts its littlefs
+GAME_FACEOFFS = 40  # face-offs per game in the records played into the journal
+
+# Runs under the MicroPython unix port: a RAM littlefs the size of a Pico's, the rp2 firmware
+# files (listed on stdin as "DEVICE_PATH LOCAL_PATH") copied in, the settings saved, then
+# the records of the JSON-lines file appended and acked (a host that syncs often) until
+# the journal first prunes to make room.
+_PICO_FILL = """
+import sys, os, json, vfs
+sys.path.insert(0, %r)
+from unixbox.blockdev import RamBlockDev
+from firmware.journal import Journal, makedirs
+from firmware.settings import Settings
+dev = RamBlockDev(%d, %d)
+vfs.VfsLfs2.mkfs(dev)
+vfs.mount(vfs.VfsLfs2(dev, progsize=%d), '/pico')
+os.chdir('/pico')
+for line in sys.stdin:
+    dest, src = line.split()
+    if '/' in dest:
+        makedirs(dest.rsplit('/', 1)[0])
+    with open(src, 'rb') as f, open(dest, 'wb') as g:
+        g.write(f.read())
+makedirs(%r)
+Settings(%r).update({'brightness': 40})
+st = os.statvfs('/pico')
+free_before = st[1] * st[4]
+j = Journal(%r)
+faceoffs = records = 0
+with open(%r) as f:
+    for line in f:
+        rec = json.loads(line)
+        seq = j.append(rec['kind'], rec['data'], rec['t'])
+        if seq %% 50 == 0:
+            j.ack(seq)  # acked long before its segment is the oldest: the first prune comes as early
+        if j.pruned:
+            break
+        records += 1
+        faceoffs += rec['kind'] == 'action'
+st = os.statvfs('/pico')
+print(json.dumps({'faceoffs': faceoffs, 'records': records, 'free_before_journal': free_before,
+                  'journal_bytes': j.stats()['bytes'], 'reserve': j.reserve, 'pruned': j.pruned}))
+"""
+
+
+def pico_faceoffs_before_pruning(players, fs_kb=PICO_FS_KB, max_faceoffs=6000):
+    """How many face-offs (of `players`-player Anomia games, GAME_FACEOFFS a game) a Pico's
+    journal holds before it first prunes acknowledged records to keep its reserve free.
+
+    Measured, not estimated: the real firmware/journal.py on a littlefs of the Pico's size,
+    block and program size, holding the rp2 firmware (.mpy) and the settings."""
+    from firmware import app
+    from host import flash as flashmod
+    from host import virtual_device as sim
+    from host.device_files import ROOT
+
+    with tempfile.TemporaryDirectory(prefix="tablemate-capacity-") as tmp:
+        tmp = Path(tmp)
+        listing = []
+        for i, (dest, data) in enumerate(sorted(flashmod.build("armv6m").items())):
+            local = tmp / ("f%d" % i)
+            local.write_bytes(data)
+            listing.append("%s %s\n" % (dest, local))
+        records = tmp / "records.jsonl"
+        games = max_faceoffs // GAME_FACEOFFS + 1
+        with open(records, "w") as f:
+            seq = 1
+            for g in range(games):
+                for rec in game_records(1000 + g, players, faceoffs=GAME_FACEOFFS, start_seq=seq,
+                                        t0=1_700_000_000):
+                    f.write(json.dumps(rec) + "\n")
+                    seq += 1
+        code = _PICO_FILL % (str(ROOT), PICO_BLOCK, fs_kb * 1024 // PICO_BLOCK, PICO_PROGSIZE, app.DATA_DIR,
+                             app.SETTINGS_PATH, app.JOURNAL_DIR, str(records))
+        res = subprocess.run([str(sim.micropython_path()), "-X", "heapsize=8m", "-c", code],
+                             input="".join(listing), capture_output=True, text=True, timeout=600)
+    if res.returncode != 0:
+        raise RuntimeError("the Pico journal fill failed: %s" % (res.stderr or res.stdout).strip()[-2000:])
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    if not out["pruned"]:
+        raise RuntimeError("%d face-offs did not fill the journal: raise max_faceoffs" % max_faceoffs)
+    out["players"] = players
+    return out
+
+
 # ---------------------------------------------------------------- running the virtual device
 
 
@@ -332,6 +421,9 @@ def bench_flash(workdir=None):
 
 
 def main():
+    for players in (4, 8):
+        cap = pico_faceoffs_before_pruning(players)
+        print("a Pico's journal, %d players: %d face-offs before pruning" % (players, cap["faceoffs"]))
     sync = bench_sync()
     print("sync: %d records in %.2f s = %.0f records/s (%d pages, %d retried smaller)"
           % (sync["records"], sync["seconds"], sync["records_per_s"], sync["pages"], sync["smaller_pages"]))

@@ -1,31 +1,35 @@
-"""`tablemate flash [--port PATH] [--dry-run]`: put the current firmware onto a box or the virtual device.
+"""`tablemate flash [--port PATH] [--dry-run] [--wait S]`: put the current firmware onto a box or a sim.
 
-1. Break into the board's REPL through mpremote (Ctrl-C, raw REPL, no soft reset) and
-   read, in one go, its .mpy version (sys.implementation._mpy), platform, the files
-   under engine/ firmware/ hardware/ and the manifest of hashes `.manifest.json` that
-   the last flash left in the filesystem root.
+1. Ask the running firmware, over the serial protocol, for its files with their sizes
+   and SHA-256 (`files` op), the manifest the last flash left (`manifest` op), its .mpy
+   version (hello), platform and free room. A firmware that does not answer (a bare
+   MicroPython board, a stopped app) or predates those ops is asked through mpremote's
+   raw REPL instead (Ctrl-C, no soft reset): one probe prints the same facts.
 2. Compile every device .py with mpy-cross for that .mpy version (-march from the
    board's architecture when the sub-versions match; plain bytecode otherwise), except
    boot.py and main.py, which MicroPython runs by name. Each file is named by its device
    path (-s), so the output does not depend on where the checkout is. Compiled files
    are cached.
-3. Copy only the files whose hash differs from the manifest (or that are missing),
-   each to a temp name then renamed, and remove stale ones (a module's old .py would
-   shadow its new .mpy). The manifest is written last: a flash cut half-way is
-   completed by the next one.
-4. Restart the firmware and check that it answers hello over the serial protocol.
+3. Plan: copy the files whose content differs (by the device's own hashes when it gave
+   them, else by the manifest and sizes) or that are missing, remove stale ones (a
+   module's old .py would shadow its new .mpy). --dry-run stops here: it lists the plan
+   and leaves the box running as it was (no raw REPL, no restart).
+4. Check the filesystem has room for the copies, then break into the raw REPL and copy,
+   each file to a temp name then renamed. The manifest is written last: a flash cut
+   half-way is completed by the next one.
+5. Restart the firmware and wait (--wait, default 60 s: a board's boot with a large
+   journal takes a while) until it answers hello, showing that it waits. Exit 1 if it
+   does not answer.
 
 Sharing the port: mpremote and the protocol use the same serial line, one at a time
 (both open it exclusively). Breaking into the REPL stops the running app (the link
-turns a 0x03 byte into KeyboardInterrupt), so flash always restarts it, after
---dry-run too. On a board the restart is a soft reset from the friendly REPL (boot.py
-then main.py run with a fresh heap), and flash waits for the new firmware's hello.
-The virtual device is the unix port, which has no soft reset: flash unmounts the image
-and ends the MicroPython process (sys.exit in the raw REPL). `tablemate sim` restarts
-its firmware process on the same port, as a board resets, and flash waits for the new
-firmware's hello (a sim that has been left stopped ends with its process instead, and
-`tablemate sim --image SAME` starts the new firmware). Restarting inside the same
-process is not an option: the old app's heap and its world connection are still held there.
+turns a 0x03 byte into KeyboardInterrupt), so a flash that did so always restarts it.
+On a board the restart is a soft reset from the friendly REPL (boot.py then main.py run
+with a fresh heap). The virtual device is the unix port, which has no soft reset: flash
+unmounts the image and ends the MicroPython process with EXIT_RESTART, the status that
+asks `tablemate sim` to start the firmware again on the same port, as a board resets
+(never counted as a crash). Restarting inside the same process is not an option: the old
+app's heap and its world connection are still held there.
 """
 
 import concurrent.futures
@@ -42,13 +46,14 @@ from host import paths
 from host.cli import CliError
 from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS, device_files, mpy_cross_cmd
 from host.port_select import add_port_argument, resolve_port
-from host.serial_client import DeviceClient, LinkError, PortError, mpy_info, open_port
+from host.serial_client import DeviceClient, DeviceError, LinkError, PortError, mpy_info, open_port
 from host.sync import Progress
+from host.virtual_device import EXIT_RESTART
 
 MANIFEST = ".manifest.json"
 MANIFEST_VERSION = 1
 WRITE_CHUNK = 1024  # bytes per write on the device (mpremote's default is 256)
-HELLO_WAIT_S = 20.0  # for the restarted firmware to answer
+HELLO_WAIT_S = 60.0  # for the restarted firmware to answer (a Pico with a full journal boots slowly)
 UNIX_PLATFORMS = ("linux", "darwin")
 
 # Frees what the stopped app holds (the firmware restarts after a flash anyway): a
@@ -67,6 +72,11 @@ import sys, os
 print('mpy', getattr(sys.implementation, '_mpy', -1))
 print('platform', sys.platform)
 print('cwd', os.getcwd())
+try:
+    _tm_s = os.statvfs('.')
+    print('free', _tm_s[1], _tm_s[1] * _tm_s[4])
+except Exception:
+    pass
 def _tm_walk(d):
     try:
         it = list(os.ilistdir(d) if d else os.ilistdir())
@@ -101,10 +111,15 @@ def parse_probe(text):
     """The probe's output -> {"mpy", "platform", "cwd", "files": {path: size}, "manifest": text|None}."""
     text = text.replace("\r\n", "\n")  # a board's REPL prints CRLF, the unix port LF
     head, sep, manifest = text.partition("\nmanifest\n")
-    info = {"mpy": None, "platform": None, "cwd": None, "files": {}, "manifest": manifest if sep else None}
+    info = {"mpy": None, "platform": None, "cwd": None, "files": {}, "manifest": manifest if sep else None,
+            "hashes": None, "block": None, "free": None}
     for line in head.splitlines():
         key, _, rest = line.partition(" ")
-        if key == "file":
+        if key == "free":
+            block, _, free = rest.partition(" ")
+            if block.isdigit() and free.isdigit():
+                info["block"], info["free"] = int(block), int(free)
+        elif key == "file":
             size, _, path = rest.partition(" ")
             info["files"][path] = int(size)
         elif key == "mpy":
@@ -114,7 +129,8 @@ def parse_probe(text):
     return info
 
 
-# The unix port has no soft reset: unmount the image cleanly and end the process.
+# The unix port has no soft reset: unmount the image cleanly and end the process with the
+# status that asks its sim for a restart.
 _END_PROCESS = """
 import os, sys
 try:
@@ -124,7 +140,7 @@ try:
         vfs.umount(%r)
 except Exception:
     pass
-sys.exit(0)
+sys.exit(%d)
 """
 
 
@@ -234,14 +250,21 @@ def parse_manifest(text):
     return files if isinstance(files, dict) else {}
 
 
-def make_plan(local, device_files_sizes, manifest_text, board_mpy, march):
-    """What to copy and remove so the device holds exactly `local` (device path -> bytes)."""
+def make_plan(local, device_files_sizes, manifest_text, board_mpy, march, device_hashes=None):
+    """What to copy and remove so the device holds exactly `local` (device path -> bytes).
+
+    device_hashes ({path: sha256 hex}, from the firmware's `files` op) decide what is
+    unchanged by content; without them the manifest's hash and the size do."""
     old = parse_manifest(manifest_text)
     hashes = {path: sha(data) for path, data in local.items()}
     copy, unchanged = [], []
     for path in sorted(local):
         on_device = device_files_sizes.get(path)
-        if old.get(path) == hashes[path] and on_device == len(local[path]):
+        if device_hashes is not None:
+            same = device_hashes.get(path) == hashes[path]
+        else:
+            same = old.get(path) == hashes[path] and on_device == len(local[path])
+        if same:
             unchanged.append(path)
         else:
             copy.append(path)
@@ -294,8 +317,11 @@ class RawRepl:
         except self._error as e:
             raise CliError("the board failed: %s" % (str(e).strip().splitlines() or ["?"])[-1], 1)
 
-    def probe(self):
+    def free_heap(self):
         self.exec(_FREE_HEAP % (tuple(DEVICE_PACKAGES),))
+
+    def probe(self):
+        self.free_heap()
         out = self.exec(_PROBE % (tuple(DEVICE_PACKAGES), MANIFEST))
         try:
             return parse_probe(out.decode())
@@ -325,13 +351,22 @@ class RawRepl:
         serial = self.transport.serial
         try:
             if platform in UNIX_PLATFORMS:
-                self.transport.exec_raw_no_follow(_END_PROCESS % (root, root))
+                self.transport.exec_raw_no_follow(_END_PROCESS % (root, root, EXIT_RESTART))
             else:
                 self.transport.exit_raw_repl()
                 serial.write(b"\x04")  # soft reset in the friendly REPL: boot.py, main.py
                 self.transport.read_until(1, b"soft reboot", timeout=5)
         except self._error as e:
             raise CliError("could not restart the firmware: %s" % e, 1)
+        finally:
+            self.close()
+
+    def leave(self):
+        """Back to the friendly REPL the board was found at, without a reset. Closes the session."""
+        try:
+            self.transport.exit_raw_repl()
+        except (self._error, OSError):
+            pass
         finally:
             self.close()
 
@@ -344,74 +379,162 @@ class RawRepl:
             self.transport = None
 
 
-def wait_for_firmware(port, timeout=HELLO_WAIT_S, while_port_exists=False):
-    """The hello reply of the restarted firmware.
+def device_inventory(port, timeout=3.0):
+    """(facts, answered): the running firmware's own account of its files, in parse_probe's
+    shape plus "hashes" and "hello"; facts is None when no firmware answers the protocol
+    (answered False) or it predates the `files` op (answered True). Nothing is stopped."""
+    try:
+        dev = DeviceClient(port, timeout=timeout).open()
+    except PortError as e:
+        raise CliError(str(e), 1)
+    except LinkError:
+        return None, False
+    try:
+        facts = {"mpy": dev.info.get("mpy"), "files": {}, "hashes": {}, "hello": dev.info}
+        after = ""
+        while True:
+            page = dev.request("files", after=after) if after else dev.request("files")
+            for path, size, digest in page["files"]:
+                facts["files"][path] = size
+                facts["hashes"][path] = digest
+            for key in ("platform", "cwd", "block", "free"):
+                facts[key] = page.get(key)
+            if not page.get("more") or not page["files"]:
+                break
+            after = page["files"][-1][0]
+        pieces, size = [], None
+        while size is None or sum(len(p) for p in pieces) < size:
+            part = dev.request("manifest", offset=len("".join(pieces).encode()))
+            size = part["size"]
+            if not part["text"]:
+                break
+            pieces.append(part["text"])
+        facts["manifest"] = "".join(pieces) if size else None
+        return facts, True
+    except DeviceError as e:
+        if e.code == "unknown_op":
+            return None, True
+        raise CliError("the firmware on %s could not list its files: %s" % (port, e), 1)
+    except (LinkError, KeyError, TypeError, ValueError) as e:
+        raise CliError("the firmware on %s gave no usable file list: %s" % (port, e), 1)
+    finally:
+        dev.close()
 
-    CliError if it does not answer in time; with while_port_exists, None as soon as the
-    port is gone (a virtual device that ended and is not restarted by its sim).
-    """
-    deadline = time.monotonic() + timeout
+
+def wait_for_firmware(port, timeout=HELLO_WAIT_S, out=None, progress=None):
+    """The hello reply of the restarted firmware; CliError if it does not answer within timeout
+    seconds. Says that it waits (a line, and a running count on a terminal)."""
+    started = time.monotonic()
+    deadline = started + timeout
     last = None
-    while time.monotonic() < deadline:
-        if while_port_exists and not os.path.exists(port):
-            return None
-        try:
-            with DeviceClient(port, timeout=1.0) as dev:
-                return dev.info
-        except LinkError as e:
-            last = e
-            time.sleep(0.2)
-    if while_port_exists:
-        return None
-    raise CliError("files are on the board, but the firmware does not answer after the restart: %s" % last, 1)
+    if out:
+        out("waiting up to %.0f s for the firmware to answer on %s ..." % (timeout, port))
+    try:
+        while time.monotonic() < deadline:
+            if progress:
+                progress.show("waiting for the firmware: %.0f s" % (time.monotonic() - started))
+            if not os.path.exists(port):
+                last = "the port is gone"
+                time.sleep(0.2)
+                continue
+            try:
+                with DeviceClient(port, timeout=1.0) as dev:
+                    return dev.info
+            except LinkError as e:
+                last = e
+                time.sleep(0.2)
+    finally:
+        if progress:
+            progress.done()
+    raise CliError("the files are on the board, but the firmware did not answer within %.0f s of its restart"
+                   " (%s): see its output with `mpremote connect %s repl`, or try a longer --wait"
+                   % (timeout, last, port), 1)
 
 
 def _kb(n):
     return "%.1f KB" % (n / 1024.0)
 
 
-def flash(port, dry_run=False, out=print, progress=None, root=None, verify=True, cache_dir=None):
+def _blocks(n, block):
+    return -(-n // block)
+
+
+def room_needed(plan, local, sizes, block):
+    """Bytes of free room the copies need: what the new files add over the old ones, plus the
+    largest new file (written beside its old copy before the rename), in whole blocks."""
+    block = block or 4096
+    grow = 0
+    for p in plan.copy:
+        grow += _blocks(len(local[p]), block) - _blocks(sizes.get(p, 0), block)
+    biggest = max((_blocks(len(local[p]), block) for p in plan.copy), default=0)
+    return (max(grow, 0) + biggest + 2) * block  # 2: the manifest and littlefs's metadata
+
+
+def flash(port, dry_run=False, out=print, progress=None, root=None, verify=True, cache_dir=None,
+          wait=HELLO_WAIT_S):
     """Flash the board on port; returns a dict of figures (files copied/removed, bytes, seconds, ...).
 
-    "restarted" is "reset" for a board, "ended" for the unix port's process (the virtual
-    device), "ended+restarted" when its sim brought it back on the same port.
+    "restarted" is None when the box was left running (a dry run), "reset" for a board,
+    "ended+restarted" for the unix port's process (the virtual device), which its sim starts again.
     """
     started = time.monotonic()
-    board = RawRepl(port)
+    facts, answered = device_inventory(port)
+    board = None
     try:
-        info = board.probe()
-        march = compile_target(info.get("mpy"))
+        if facts is None:
+            # no firmware that can list its files: ask through the raw REPL, which stops an app
+            board = RawRepl(port)
+            facts = board.probe()
+        march = compile_target(facts.get("mpy"))
+        platform = facts.get("platform")
+        unix = platform in UNIX_PLATFORMS
         # the unix port is the virtual device: it also gets unixbox/ (a Pico never does)
-        backend = "unix" if info.get("platform") in UNIX_PLATFORMS else "rp2"
-        local = build(march, root, cache_dir, backend)
-        plan = make_plan(local, info.get("files") or {}, info.get("manifest"), info.get("mpy"), march)
+        local = build(march, root, cache_dir, "unix" if unix else "rp2")
+        sizes = facts.get("files") or {}
+        plan = make_plan(local, sizes, facts.get("manifest"), facts.get("mpy"), march, facts.get("hashes"))
         size = sum(len(local[p]) for p in plan.copy)
-        mpy = mpy_info(info.get("mpy"))
+        mpy = mpy_info(facts.get("mpy"))
         out("board on %s: %s, mpy v%d.%d (%s), files in %s"
-            % (port, info.get("platform"), *mpy, info.get("cwd")))
+            % (port, platform, *mpy, facts.get("cwd")))
         out("%d to copy (%s), %d to remove, %d unchanged" % (len(plan.copy), _kb(size), len(plan.remove),
                                                            len(plan.unchanged)))
+        need = room_needed(plan, local, sizes, facts.get("block"))
+        free = facts.get("free")
         if dry_run:
             for p in plan.copy:
                 out("  would copy   %s (%s)" % (p, _kb(len(local[p]))))
             for p in plan.remove:
                 out("  would remove %s" % p)
-        elif plan.changes():
-            _apply(board, plan, local, size, progress, out)
-        platform = info.get("platform")
+            if isinstance(free, int) and plan.copy:
+                out("room: %s needed, %s free" % (_kb(need), _kb(free)))
+        else:
+            if plan.changes() and isinstance(free, int) and free < need:
+                raise CliError("not enough room on the board: the copies need %s, %s is free; nothing was"
+                               " changed (sync the box, so its journal can make room, or remove files)"
+                               % (_kb(need), _kb(free)), 1)
+            if board is None:
+                board = RawRepl(port)
+                board.free_heap()
+            if plan.changes():
+                _apply(board, plan, local, size, progress, out)
     except BaseException:
-        board.close()
+        if board is not None:
+            board.close()
         raise
-    board.restart(platform, info.get("cwd") or "/")
+    restarted = None
+    if board is not None and (not dry_run or answered):
+        # the REPL stopped a running app (or the files changed): start the firmware again
+        board.restart(platform, facts.get("cwd") or "/")
+        restarted = "ended+restarted" if unix else "reset"
+    elif board is not None:
+        board.leave()  # a board found at its REPL is left at its REPL
     written = time.monotonic() - started
-    unix = platform in UNIX_PLATFORMS
-    hello = None
-    if verify:
-        hello = wait_for_firmware(port, HELLO_WAIT_S, while_port_exists=unix)
-    restarted = ("ended+restarted" if hello else "ended") if unix else "reset"
+    hello = facts.get("hello")
+    if verify and restarted:
+        hello = wait_for_firmware(port, wait, out, progress)
     return {"copied": 0 if dry_run else len(plan.copy), "removed": 0 if dry_run else len(plan.remove),
             "bytes": 0 if dry_run else size, "unchanged": len(plan.unchanged), "seconds": written,
-            "hello": hello, "restarted": restarted, "plan": plan}
+            "hello": hello, "restarted": restarted, "plan": plan, "need": need, "free": free}
 
 
 def _apply(board, plan, local, size, progress, out):
@@ -447,21 +570,23 @@ def add_parser(subparsers):
     p = subparsers.add_parser("flash", help="compile and copy the firmware onto a box or the virtual device",
                               description=__doc__.split("\n\n")[0])
     add_port_argument(p)
-    p.add_argument("--dry-run", action="store_true", help="list what would change; write nothing")
+    p.add_argument("--dry-run", action="store_true",
+                   help="list what would change; write nothing and leave the box running")
+    p.add_argument("--wait", type=float, default=HELLO_WAIT_S, metavar="S",
+                   help="seconds the firmware gets to answer after its restart (default %(default).0f)")
     p.set_defaults(func=run)
 
 
 def run(args):
+    if not args.wait > 0:
+        raise CliError("--wait must be a number of seconds above 0, got %s" % args.wait)
     port = resolve_port(args.port)
-    res = flash(port, dry_run=args.dry_run, progress=Progress())
+    res = flash(port, dry_run=args.dry_run, progress=Progress(), wait=args.wait)
     if args.dry_run:
-        print("dry run: nothing written")
+        print("dry run: nothing written%s" % ("" if res["restarted"] else ", the box kept running"))
     else:
         print("flashed %d files (%s), removed %d, %d unchanged in %.1f s"
               % (res["copied"], _kb(res["bytes"]), res["removed"], res["unchanged"], res["seconds"]))
-    if res["hello"]:
+    if res["hello"] and res["restarted"]:
         print("firmware %s answers on %s" % (res["hello"].get("firmware"), port))
-    elif res["restarted"] == "ended":
-        print("the virtual device's MicroPython process has ended (the unix port has no soft reset): "
-              "start `tablemate sim` again with the same --image to run the new firmware")
     return 0

@@ -29,8 +29,11 @@ INSTALL_HEAPSIZE = "8m"  # the installer builds the whole image in RAM
 BOOT_TIMEOUT_S = 20.0  # from start to the firmware's world connection
 QUIT_TIMEOUT_S = 3.0  # for the firmware to close its journal and hang up after "quit"
 EXIT_GRACE_S = 2.0  # how long a firmware whose world channel closed gets to exit
-CRASH_LOOP_S = 3.0  # a firmware that exits this soon after a restart is not restarted again
+CRASH_LOOP_S = 3.0  # a firmware that crashes this soon after a restart is not restarted again
 EXIT_BAD_IMAGE = 3  # sim_launch.py's status for an image it cannot use
+# The status a host ends the firmware process with to ask for a restart (`tablemate flash`):
+# a reset somebody asked for, so never taken for a crash loop, however soon it comes.
+EXIT_RESTART = 75
 
 
 def micropython_path():
@@ -278,18 +281,21 @@ class VirtualDevice:
     def revive(self, log=None):
         """After the world channel closed: restart the firmware if its process ended by itself
         (a flash, machine.soft_reset(), a crash). True if it runs again. A firmware that
-        keeps dying within seconds of its start is left stopped."""
+        keeps dying within seconds of its start is left stopped, unless it ended with
+        EXIT_RESTART: a restart the host asked for is never a crash."""
         try:  # the channel closes a moment before the process has gone
             status = self.relay.proc.wait(EXIT_GRACE_S)
         except subprocess.TimeoutExpired:
             return False  # still running (at its REPL): nothing to revive
-        if time.monotonic() - self.started_at < CRASH_LOOP_S and self.restarts:
+        asked = status == EXIT_RESTART
+        if not asked and time.monotonic() - self.started_at < CRASH_LOOP_S and self.restarts:
             if log:
                 log("the virtual device exited again at once (status %s): left stopped%s"
                     % (status, self._why()))
             return False
         if log:
-            log("the virtual device exited (status %s): restarting it from its image" % status)
+            log("the firmware restarts, as asked" if asked else
+                "the virtual device exited (status %s): restarting it from its image" % status)
         self.restart()
         return True
 

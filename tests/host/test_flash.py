@@ -14,7 +14,7 @@ from host.bench_host import SimProcess, add_games_to_image, new_image
 from host.cli import CliError
 from host.cli import main as cli_main
 from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS
-from host.serial_client import open_port
+from host.serial_client import DeviceClient, open_port
 
 
 def _mpy(version, sub, arch):
@@ -137,6 +137,11 @@ def test_flash_bad_ports(tmp_path, capsys, monkeypatch):
         os.close(slave)
 
 
+def _journal(port):
+    with DeviceClient(port, timeout=2.0) as dev:
+        return dev.status()["journal"]
+
+
 def _changed_tree(tmp_path):
     """A copy of the device sources with one module changed."""
     tree = tmp_path / "tree"
@@ -155,21 +160,25 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
     new_image(image)
     lines = []
 
-    # 1. a dry run lists everything and writes nothing
+    # 1. a dry run lists everything, writes nothing, and neither stops nor resets the box
     with SimProcess(image) as sim:
+        before = _journal(sim.port)
         res = flashmod.flash(sim.port, dry_run=True, out=lines.append)
-        # the unix port's process ends (no soft reset); the sim starts it again, as a board resets
-        assert res["restarted"] == "ended+restarted" and res["hello"]["board"] == "sim"
+        assert res["restarted"] is None and res["hello"]["board"] == "sim"
         assert sim.proc.poll() is None
-        # nothing was copied: a second dry run plans exactly the same work (the restarted
-        # firmware's own boot record is the only change to the image)
+        # nothing was copied: a second dry run plans exactly the same work, and no restart
+        # happened in between (each boot appends a boot record)
         again = flashmod.flash(sim.port, dry_run=True, out=[].append)
         assert again["plan"].copy == res["plan"].copy and again["plan"].remove == res["plan"].remove
+        assert _journal(sim.port)["last_seq"] == before["last_seq"]
     assert res["copied"] == 0 and again["copied"] == 0
     would_copy = [ln for ln in lines if ln.startswith("  would copy")]
     would_remove = [ln for ln in lines if ln.startswith("  would remove")]
-    assert len(would_copy) == len(flashmod.target_files(backend="unix"))
-    assert any("firmware/app.py" in ln for ln in would_remove)  # the image holds sources
+    # the image holds sources: every module is to be compiled; boot.py, main.py and the
+    # board file are the same bytes already (the device's own hashes say so)
+    compiled = [d for _s, d in flashmod.target_files(backend="unix") if d.endswith(".mpy")]
+    assert sorted(ln.split()[2] for ln in would_copy) == sorted(compiled)
+    assert any("firmware/app.py" in ln for ln in would_remove)
 
     # 2. a flash cut after a few files is completed by the next one
     with SimProcess(image) as sim:
@@ -188,6 +197,8 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
         monkeypatch.setattr(flashmod.RawRepl, "write", real_write)
         assert cli_main(["flash", "--port", sim.port]) == 0
         out = capsys.readouterr().out
+        # the cut left the app stopped at the REPL: the probe there has no hashes and no
+        # manifest yet, so everything is copied again
         assert "flashed %d files" % len(flashmod.target_files(backend="unix")) in out
         assert "answers on %s" % sim.port in out  # the new firmware runs at once
 
@@ -225,3 +236,45 @@ def test_probe_output_parses_from_a_board_and_from_the_unix_port():
         assert flashmod.parse_manifest(info["manifest"]) == {"main.py": "ab"}
     bare = flashmod.parse_probe("mpy -1\nplatform linux\ncwd /flash\n")
     assert bare["mpy"] is None and bare["manifest"] is None and bare["files"] == {}
+
+
+def test_flashes_in_a_row_and_a_dry_run_between_leave_the_box_running(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TABLEMATE_DATA_DIR", str(tmp_path / "data"))
+    image = tmp_path / "sim.img"
+    new_image(image)
+    with SimProcess(image) as sim:
+        first = flashmod.flash(sim.port, out=[].append)
+        assert first["copied"] > 0 and first["restarted"] == "ended+restarted"
+        # each restart comes within seconds of the last one: asked for, so never a crash loop
+        for argv in (["flash"], ["flash", "--dry-run"], ["flash"], ["flash"]):
+            boots = _journal(sim.port)["last_seq"]
+            assert cli_main(argv + ["--port", sim.port, "--wait", "20"]) == 0, argv
+            out = capsys.readouterr().out
+            if "--dry-run" in argv:
+                assert "the box kept running" in out and "waiting" not in out
+                assert _journal(sim.port)["last_seq"] == boots  # not restarted: no boot record
+            else:
+                assert "flashed 0 files" in out and "waiting up to 20 s for the firmware" in out
+                assert "firmware 0.1.0 answers on %s" % sim.port in out
+                assert _journal(sim.port)["last_seq"] > boots  # it did restart
+            assert sim.running()
+        with DeviceClient(sim.port, timeout=2.0) as dev:
+            assert dev.info["board"] == "sim"
+
+
+def test_flash_exits_non_zero_when_the_box_does_not_answer_after_its_restart(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TABLEMATE_DATA_DIR", str(tmp_path / "data"))
+    image = tmp_path / "sim.img"
+    new_image(image)
+    tree = _changed_tree(tmp_path)
+    # a main.py that never serves the protocol
+    (tree / "firmware" / "main.py").write_text("import time\nwhile True:\n    time.sleep(1)\n")
+    with SimProcess(image) as sim:
+        real_build = flashmod.build
+        monkeypatch.setattr(flashmod, "build", lambda march, root=None, *a: real_build(march, tree, *a))
+        assert cli_main(["flash", "--port", sim.port, "--wait", "3"]) == 1
+        captured = capsys.readouterr()
+        assert "waiting up to 3 s" in captured.out
+        assert "the firmware did not answer within 3 s of its restart" in captured.err
+    assert cli_main(["flash", "--port", sim.port, "--wait", "0"]) == 2
+    assert "--wait must be" in capsys.readouterr().err
