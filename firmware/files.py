@@ -3,12 +3,13 @@ while the firmware keeps running (no raw REPL, no restart).
 
 files_page(after, budget): every file outside data/ (the journal and settings are not the
 flash's business), as [path, size, sha256 hex], in path order, those after `after`, as
-many as fit in budget bytes of reply. manifest_chunk(offset, budget): a piece of the
+many as fit in budget bytes of reply (sent in pieces, like the records op's). manifest_chunk(offset, budget): a piece of the
 manifest the last flash left (`.manifest.json`), so the host can tell the files a flash
 put there from the user's own.
 """
 
 import hashlib
+import json
 import os
 
 SKIP_DIRS = ("data",)
@@ -18,12 +19,12 @@ _CHUNK = 512
 
 def _walk(d, out):
     try:
-        entries = list(os.ilistdir(d) if d else os.ilistdir())
+        names = os.listdir(d or ".")
     except OSError:
         return
-    for e in entries:
-        path = d + "/" + e[0] if d else e[0]
-        if e[1] & 0x4000:
+    for name in names:
+        path = d + "/" + name if d else name
+        if os.stat(path)[0] & 0x4000:  # S_IFDIR
             if path not in SKIP_DIRS:
                 _walk(path, out)
         else:
@@ -50,7 +51,8 @@ def sha256_hex(path):
 
 
 def files_page(after, budget):
-    """([[path, size, sha], ...], more): the files after `after` that fit in budget bytes."""
+    """([entry JSON bytes, ...], more): [path, size, sha] of the files after `after`, each
+    encoded on its own (the reply goes out in pieces), as many as fit in budget bytes."""
     items = []
     used = 0
     names = paths()
@@ -58,11 +60,11 @@ def files_page(after, budget):
         path = names[i]
         if after and path <= after:
             continue
-        cost = len(path) + 90  # the path plus a size, a hash and the JSON around them
-        if items and used + cost > budget:
+        item = json.dumps([path, os.stat(path)[6], sha256_hex(path)], separators=(",", ":")).encode()
+        if items and used + len(item) + 1 > budget:
             return items, True
-        items.append([path, os.stat(path)[6], sha256_hex(path)])
-        used += cost
+        items.append(item)
+        used += len(item) + 1
     return items, False
 
 

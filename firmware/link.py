@@ -301,8 +301,8 @@ class Link:
         after = str_arg(req, "after", MAX_PATH, "")
         items, more = files.files_page(after, _PAGE_BUDGET - 200)
         block, free = files.free_room()
-        return {"files": items, "more": more, "platform": sys.platform, "cwd": _cwd(), "block": block,
-                "free": free}
+        fields = {"more": more, "platform": sys.platform, "cwd": _cwd(), "block": block, "free": free}
+        return fields, "files", items
 
     def op_manifest(self, req):
         from firmware import files

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from firmware import protocol as P
-from firmware.link import MAX_EPOCH, MAX_NAME, MAX_PAGE, MAX_SEQ, OPS
+from firmware.link import MAX_EPOCH, MAX_NAME, MAX_PAGE, MAX_PATH, MAX_SEQ, OPS
 from host.pty_relay import PtyRelay
 from host.serial_client import DeviceClient, LinkError, open_port
 
@@ -225,6 +225,10 @@ def _bad_args(r, op):
         return {"epoch": r.choice([_not_int(r), -1, MAX_EPOCH + 1, 10 ** 25])}
     if op == "mode":
         return {"name": r.choice([_not_str(r), "", "m" * (MAX_NAME + 1), _nested(r)])}
+    if op == "files":
+        return {"after": r.choice([_not_str(r), "", "p" * (MAX_PATH + 1), _nested(r)])}
+    if op == "manifest":
+        return {"offset": r.choice([_not_int(r), -1, MAX_SEQ + 1, 10 ** 25])}
     raise AssertionError(op)
 
 

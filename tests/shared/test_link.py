@@ -4,6 +4,7 @@ BoxCtx is also what the pty harness (tests/host/fuzz_frames.py) serves under mic
 """
 
 import hashlib
+import json
 
 from engine.rng import Rng
 from firmware import protocol as P
@@ -82,9 +83,15 @@ def call(link, op, **args):
 
 def records_call(link, **args):
     """A records reply, checked and taken apart piece by piece (no multi-KB buffer on small heaps)."""
-    parts = link.handle(P.request(78, "records", args)[:-1])
+    return pieces_call(link, "records", lambda item: P.decode(P.frame_body(item), 0), **args)
+
+
+def pieces_call(link, op, decode_item, **args):
+    """The reply of an op sent in pieces (its list under the op's name), checked and taken apart
+    piece by piece; each item through decode_item."""
+    parts = link.handle(P.request(78, op, args)[:-1])
     head, tail, suffix = parts[0], parts[-2], parts[-1]
-    opener = b',"records":['
+    opener = b',"' + op.encode() + b'":['
     assert head.endswith(opener) and tail == b"]}"
     crc = 0
     for part in parts[:-1]:
@@ -94,7 +101,7 @@ def records_call(link, **args):
     assert reply["id"] == 78 and reply["ok"] is True
     items = parts[1:-2]
     assert items[1::2] == [b","] * (len(items) // 2)
-    reply["records"] = [P.decode(P.frame_body(item), 0) for item in items[0::2]]
+    reply[op] = [decode_item(item) for item in items[0::2]]
     if not IS_MICROPYTHON:
         assert P.decode(b"".join(parts), 0) == reply
     reply["size"] = 0
@@ -394,3 +401,76 @@ def test_events_are_framed_and_go_out_once_serving():
         link.tx = _Sink()
         link.notify("press", {"player": 2})
         assert P.decode(link.tx.data) == {"ev": "press", "player": 2}
+
+
+def _hex_sha(data):
+    return "".join("%02x" % b for b in hashlib.sha256(data).digest())
+
+
+def test_files_and_manifest_ops_list_the_flashed_files_without_data():
+    import os
+
+    from firmware import files  # noqa: F401 - loaded before the chdir below (sys.path may be relative)
+    from firmware.journal import makedirs
+
+    with tmp_dir() as d:
+        ctx = BoxCtx(d + "/data")  # the journal and settings live under data/, like a box's
+        link = Link(ctx)
+        made = {}
+        for i in range(45):
+            made["engine/m%02d.mpy" % i] = bytes([i]) * (i * 5)
+        made["main.py"] = b"from firmware import app\n"
+        made["firmware/deep/x.json"] = b"{}" * 700  # longer than a read chunk
+        here = os.getcwd()
+        os.chdir(d)
+        try:
+            for path, data in made.items():
+                if "/" in path:
+                    makedirs(path.rsplit("/", 1)[0])
+                with open(path, "wb") as f:
+                    f.write(data)
+            # a manifest longer than one reply (a flash's names 64 files: some 6 KB), written
+            # piece by piece: a small test heap has no room for it as one string
+            want = hashlib.sha256()
+            msize = 0
+            with open(".manifest.json", "wb") as f:
+                for i, p in enumerate(sorted(made)[:30]):
+                    piece = ('%s"%s":"%s"' % ("," if i else '{"files":{', p, _hex_sha(made[p]))).encode()
+                    f.write(piece)
+                    want.update(piece)
+                    msize += len(piece)
+            made[".manifest.json"] = None
+            listed = {}
+            pages = 0
+            after = None
+            while True:
+                args = {"after": after} if after else {}
+                r = pieces_call(link, "files", json.loads, **args)
+                assert r["free"] > 0 and r["block"] > 0 and r["cwd"] == os.getcwd()
+                pages += 1
+                for path, size, digest in r["files"]:
+                    assert path not in listed
+                    listed[path] = (size, digest)
+                if not r["more"]:
+                    break
+                after = r["files"][-1][0]
+            assert pages > 1  # more files than one reply holds: paged, in path order, none twice
+            assert listed.pop(".manifest.json")[0] == msize
+            del made[".manifest.json"]
+            assert listed == {p: (len(b), _hex_sha(b)) for p, b in made.items()}  # data/ is not listed
+            got = hashlib.sha256()
+            offset = parts = 0
+            while True:
+                r = call(link, "manifest", offset=offset)
+                assert r["size"] == msize
+                if not r["text"]:
+                    break
+                got.update(r["text"].encode())
+                offset += len(r["text"])
+                parts += 1
+            assert parts > 1 and offset == msize and got.digest() == want.digest()
+            assert call(link, "files", after="")["error"]["code"] == P.BAD_ARG
+            os.remove(".manifest.json")
+            assert call(link, "manifest") == {"id": 77, "ok": True, "text": "", "size": 0}
+        finally:
+            os.chdir(here)
