@@ -278,3 +278,28 @@ def test_flash_exits_non_zero_when_the_box_does_not_answer_after_its_restart(tmp
         assert "the firmware did not answer within 3 s of its restart" in captured.err
     assert cli_main(["flash", "--port", sim.port, "--wait", "0"]) == 2
     assert "--wait must be" in capsys.readouterr().err
+
+
+def test_flash_checks_the_room_before_it_stops_or_writes_anything(tmp_path, monkeypatch):
+    local = flashmod.build(None, cache_dir=tmp_path / "cache", backend="unix")
+    facts = {"mpy": 2822, "platform": "linux", "cwd": "/flash", "files": {}, "hashes": {}, "manifest": None,
+             "hello": {"board": "sim"}, "block": 4096}
+    plan = flashmod.make_plan(local, {}, None, 2822, None, {})
+    need = flashmod.room_needed(plan, local, {}, 4096)
+    # every file new: its blocks, the largest once more (written beside its old copy), and 2 spare
+    blocks = sum(-(-len(d) // 4096) for d in local.values())
+    assert need == (blocks + max(-(-len(d) // 4096) for d in local.values()) + 2) * 4096
+
+    def no_repl(port):
+        raise AssertionError("the box was stopped")
+
+    monkeypatch.setattr(flashmod, "RawRepl", no_repl)
+    monkeypatch.setattr(flashmod, "device_inventory", lambda port: (dict(facts, free=need - 1), True))
+    monkeypatch.setattr(flashmod, "compile_target", lambda mpy: None)
+    with pytest.raises(CliError, match="not enough room on the board: the copies need .* nothing was changed"):
+        flashmod.flash("/dev/ttyNONE", out=[].append, cache_dir=tmp_path / "cache")
+    # a dry run says how the room stands
+    lines = []
+    monkeypatch.setattr(flashmod, "device_inventory", lambda port: (dict(facts, free=need + 4096), True))
+    res = flashmod.flash("/dev/ttyNONE", dry_run=True, out=lines.append, cache_dir=tmp_path / "cache")
+    assert res["restarted"] is None and "room: %.1f KB needed" % (need / 1024.0) in lines[-1]
