@@ -2,7 +2,7 @@
 
 ring -> debouncer -> arbiter -> scorekeeper engine (apply + digest), for N face-offs;
 with --journal also a journal record per decision (a temporary directory, acknowledged
-and pruned every 500 face-offs). Prints one JSON line: face-offs, decisions, heap in
+every 500 face-offs, pruned when its modelled 512 KB filesystem needs the room). Prints one JSON line: face-offs, decisions, heap in
 use (after gc.collect) after the first 100 face-offs and at the end.
 
 Usage: micropython -X heapsize=64k tests/bench/buzzer_soak.py N [--journal] [--root DIR]
@@ -42,7 +42,8 @@ def soak(n, path):
     if path is not None:
         from firmware.journal import Journal
 
-        journal = Journal(path)
+        # a modelled 512 KB filesystem holding only the journal: it prunes acked records on need
+        journal = Journal(path, free=lambda: 512 * 1024 - journal.stats()["bytes"])
     snap = [0, 0]
     ev = [0, 0, 0]
     deb.start(0, 0)
