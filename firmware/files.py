@@ -3,9 +3,9 @@ while the firmware keeps running (no raw REPL, no restart).
 
 files_page(after, budget): every file outside data/ (the journal and settings are not the
 flash's business), as [path, size, sha256 hex], in path order, those after `after`, as
-many as fit in budget bytes of reply (sent in pieces, like the records op's). manifest_chunk(offset, budget): a piece of the
-manifest the last flash left (`.manifest.json`), so the host can tell the files a flash
-put there from the user's own.
+many as fit in budget bytes of reply (sent in pieces, like the records op's).
+manifest_chunk(offset, budget): a piece of the manifest the last flash left
+(`.manifest.json`), so the host can tell the files a flash put there from the user's own.
 """
 
 import hashlib

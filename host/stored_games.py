@@ -40,17 +40,18 @@ def list_games(store, out):
     if not games:
         out.write("no games stored in %s (run `tablemate sync`)\n" % store.path)
         return
-    out.write("%4s  %-16s  %-12s  %-16s  %7s  %-8s  %s\n"
+    out.write("%4s  %-16s  %-12s  %-16s  %7s  %-10s  %s\n"
               % ("ID", "STARTED", "GAME", "DEVICE", "ACTIONS", "STATUS", "SCORES"))
     for g in games:
-        out.write("%4d  %-16s  %-12s  %-16s  %7d  %-8s  %s\n"
+        out.write("%4d  %-16s  %-12s  %-16s  %7d  %-10s  %s\n"
                   % (g["id"], when(g["start_t"]), g["name"] or g["engine"] or "?", g["device_id"][:16],
                      g["actions"], _status(g), _scores_text(g)))
 
 
 def show_game(store, game, out):
     names = player_names(game)
-    out.write("game %d: %s (engine %s)\n" % (game["id"], game["name"], game["engine"]))
+    # a game whose game_start fell in a gap: its name and engine are not known here
+    out.write("game %d: %s (engine %s)\n" % (game["id"], game["name"] or "?", game["engine"] or "?"))
     out.write("  device   %s, records %d..%d\n" % (game["device_id"], game["start_seq"], game["last_seq"]))
     out.write("  started  %s   ended %s (%s)\n" % (when(game["start_t"]), when(game["end_t"]), _status(game)))
     records = store.game_records(game["id"])

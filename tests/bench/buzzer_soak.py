@@ -2,8 +2,9 @@
 
 ring -> debouncer -> arbiter -> scorekeeper engine (apply + digest), for N face-offs;
 with --journal also a journal record per decision (a temporary directory, acknowledged
-every 500 face-offs, pruned when its modelled 512 KB filesystem needs the room). Prints one JSON line: face-offs, decisions, heap in
-use (after gc.collect) after the first 100 face-offs and at the end.
+every 500 face-offs, pruned when its modelled 512 KB filesystem needs the room).
+Prints one JSON line: face-offs, decisions, heap in use (after gc.collect) after the
+first 100 face-offs and at the end.
 
 Usage: micropython -X heapsize=64k tests/bench/buzzer_soak.py N [--journal] [--root DIR]
   --root DIR: import the modules from DIR (e.g. compiled .mpy files, as on a box)
