@@ -59,8 +59,9 @@ def show_game(store, game, out):
         settings = gamelog.settings_of(records[0]["data"])
     except ValueError:
         settings = {}
+    seed = "?" if game["seed"] is None else game["seed"]
     out.write("  seed     %s   options %s   settings %s\n" % (
-        game["seed"], json.dumps(game["options"], sort_keys=True), json.dumps(settings, sort_keys=True)))
+        seed, json.dumps(game["options"], sort_keys=True), json.dumps(settings, sort_keys=True)))
     out.write("  players  %s\n" % ", ".join(names))
     if game["incomplete"]:
         out.write("  missing  seqs %s: pruned on the box before this database received them;"
