@@ -3,9 +3,9 @@
 The face-offs go over the world channel on the script clock (virtual time), so 10,000
 of them take seconds, not hours. Every 100 face-offs the driver waits until the device
 has decided everything and acknowledges the journal over the serial protocol (as a
-host sync would), so the journal can prune and the image never fills up. Heap in use
-(gc.mem_alloc after gc.collect, from the status op) is read after the first 100
-face-offs and at the end.
+host sync would), so the journal can prune when it needs the room and the image never
+fills up. Heap in use (gc.mem_alloc after gc.collect, from the status op) and the
+journal's segment count are read after the first 100 face-offs and at the end.
 
 Usage: python -m host.soak [--faceoffs N] [--heapsize 320k] [--mode NAME]
 (--mode: a buzzer mode of the registry; its settings get the soak's players and lockout)
@@ -150,6 +150,10 @@ def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None, mo
             "faceoffs_at_first_check": first_at,
             "faceoffs_run": i,
             "mem_alloc_end": end["status"]["mem_alloc"],
+            # the journal keeps one small index entry per segment it holds: heap that grows
+            # with the records kept (acked ones too, until the room is needed), not a leak
+            "segments_after_first": after_first["journal"]["segments"],
+            "segments_end": end["journal"]["segments"],
             "mode": end["status"].get("mode"),
             "mode_error": end["status"].get("mode_error"),
             "ring_overflows": end["status"].get("ring_overflows"),

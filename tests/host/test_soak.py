@@ -36,4 +36,7 @@ def test_virtual_device_soak_keeps_its_heap():
     assert out["mode"] == "anomia" and out["mode_error"] is None
     assert out["decisions"] >= 400 and out["ties"] > 0
     assert out["ring_overflows"] == 0 and out["event_overflows"] == 0
-    assert out["mem_alloc_end"] <= out["mem_alloc_after_first"]
+    # the heap may grow only by the journal's index: one entry per segment it now holds (the
+    # box keeps acked records until it needs the room), at most 128 bytes each on a 64-bit port
+    grown = out["segments_end"] - out["segments_after_first"]
+    assert grown > 0 and out["mem_alloc_end"] <= out["mem_alloc_after_first"] + 128 * grown
