@@ -2,11 +2,11 @@
 
 The engine named in game_start is set up with the recorded seed, player count and
 options, its digest compared with the recorded one, then every action record is
-applied in `n` order and its digest compared (engine.gamelog.replay). The first record
+applied in `n` order and its digest compared (engine.gamelog_read.replay). The first record
 that differs is reported by its seq (exit 1); exit 0 when the whole game matches.
 """
 
-from engine.gamelog import ReplayMismatch, replay
+from engine.gamelog_read import ReplayMismatch, replay
 from host import db as dbmod
 
 __all__ = ("ReplayMismatch", "replay", "add_parser", "run")
