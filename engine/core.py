@@ -21,6 +21,7 @@ An engine whose game can be closed early offers ["end"] among its legal actions.
 
 import binascii
 import hashlib
+import io
 
 # current_player() values that are not a seat, numbered as OpenSpiel numbers them.
 CHANCE = -1  # the game's own PRNG acts next (a shuffle or a draw nobody chooses)
@@ -78,9 +79,12 @@ def canonical(obj):
     MAX_DEPTH deep, are allowed (ValueError otherwise): floats would print
     differently on the two runtimes. Non-ASCII stays as is (UTF-8 once encoded).
     """
-    parts = []
-    _emit(obj, parts.append, 0)
-    return "".join(parts)
+    # Into one growing buffer, not a list of pieces: a record of a few hundred pieces
+    # would otherwise need a pointer list and a small string per piece at once, which a
+    # small, fragmented heap may not have in one piece.
+    out = io.StringIO()
+    _emit(obj, out.write, 0)
+    return out.getvalue()
 
 
 def _emit(obj, write, depth):

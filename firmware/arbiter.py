@@ -141,7 +141,7 @@ class Arbiter:
 
     def set_ignored(self, mask):
         """Players whose presses are refused (the debouncer's held-at-boot | stuck)."""
-        self.ignored_mask = mask & 0xFF
+        self.ignored_mask = mask & ((1 << SEATS) - 1)  # the player seats' bits only
 
     # -- hot path --
 

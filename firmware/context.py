@@ -60,7 +60,9 @@ class Input:
 
 
 class ModeSettings:
-    """One mode's settings namespace in the box settings."""
+    """One mode's settings namespace in the box settings (get, update), and the roster's seat
+    names and colours (seat_names, seat_colours). The context gives this one object as both
+    .settings and .roster: one class and one instance less on a running mode's heap."""
 
     def __init__(self, settings, name):
         self._settings = settings
@@ -71,11 +73,6 @@ class ModeSettings:
 
     def update(self, changes):
         self._settings.update({self.name: changes})
-
-
-class Roster:
-    def __init__(self, settings):
-        self._settings = settings
 
     def seat_names(self, n):
         return settings_mod.seat_names(self._settings.get("roster"), n)
@@ -93,7 +90,6 @@ class Context:
         self.sound = sound
         self.clock = clock
         self.journal = journal
-        self.settings = ModeSettings(settings, name)
-        self.roster = Roster(settings)
+        self.settings = self.roster = ModeSettings(settings, name)
         self.emit = emit
         self.data_dir = data_dir

@@ -139,38 +139,37 @@ class Session:
             pass  # none kept
 
     def load_kept(self):
-        """The kept game as a Kept, or None if there is none, it is over or unusable (said in
-        storage_error, and the damaged file removed)."""
+        """The kept game (its file's fields, "state" read by the engine), or None if there is
+        none, it is over or unusable (said in storage_error, and the damaged file removed)."""
         try:
             with open(self.kept_path()) as f:
-                data = json.load(f)
-            kept = Kept(data, self.engine)
+                kept = _checked(json.load(f), self.engine)
         except OSError:
             return None
         except Exception as e:  # noqa: BLE001 - a damaged file must not stop the mode
             self.storage_error = "kept game unreadable (%s): a new game starts" % (e,)
             self.forget()
             return None
-        if kept.state.is_over():
+        if kept["state"].is_over():
             self.forget()
             return None
         return kept
 
     def resume(self, kept):
-        self.state = kept.state
-        self.game_id = kept.game
-        self.n = kept.n
-        self.seed = kept.seed
-        self.options = kept.options
-        self.settings = kept.settings
+        self.state = kept["state"]
+        self.game_id = kept["game"]
+        self.n = kept["n"]
+        self.seed = kept["seed"]
+        self.options = kept["options"]
+        self.settings = kept["settings"]
         self.over = False
         self._undo = []
 
     def abandon(self, kept):
         """Close a kept game that is not being resumed, so its records end properly."""
-        state = kept.state
+        state = kept["state"]
         _end(state)
-        self.record(gamelog.GAME_END, gamelog.end_data(kept.game, kept.n, state, "abandoned"))
+        self.record(gamelog.GAME_END, gamelog.end_data(kept["game"], kept["n"], state, "abandoned"))
         self.forget()
 
     def status(self):
@@ -191,21 +190,17 @@ def _end(state):
             pass  # an engine without an early end: the game closes as it stands
 
 
-class Kept:
-    """A kept game file, checked: ValueError/KeyError/BadState if it is not usable."""
-
-    def __init__(self, data, engine):
-        self.state = engine.from_dict(data["state"])
-        for key in ("game", "n"):
-            if not isinstance(data[key], int):
-                raise ValueError(key)
-        self.game = data["game"]
-        self.n = data["n"]
-        self.seed = data.get("seed")
-        self.options = data.get("options") or {}
-        settings = data.get("settings")
-        if settings is None:  # kept before the settings had their own field
-            settings = {k: data[k] for k in data if k not in ("game", "n", "state", "seed", "options")}
-        if not isinstance(settings, dict) or not isinstance(self.options, dict):
-            raise ValueError("settings")
-        self.settings = settings
+def _checked(data, engine):
+    """A kept game file's data, checked, its state read by the engine (a plain dict, not a
+    class: the running mode holds less code): ValueError/KeyError/BadState if unusable."""
+    for key in ("game", "n"):
+        if not isinstance(data[key], int):
+            raise ValueError(key)
+    if data.get("settings") is None:  # kept before the settings had their own field
+        data["settings"] = {k: data[k] for k in data if k not in ("game", "n", "state", "seed", "options")}
+    data["seed"] = data.get("seed")
+    data["options"] = data.get("options") or {}
+    if not isinstance(data["settings"], dict) or not isinstance(data["options"], dict):
+        raise ValueError("settings")
+    data["state"] = engine.from_dict(data["state"])
+    return data

@@ -2,14 +2,14 @@
 
 The engine named in game_start is set up with the recorded seed, player count and
 options, its digest compared with the recorded one, then every action record is
-applied in `n` order and its digest compared (engine.gamelog.replay). The first record
+applied in `n` order and its digest compared (engine.gamelog_read.replay). The first record
 that differs is reported by its seq (exit 1); exit 0 when the whole game matches.
 A game with records this database never received (pruned on the box before it synced:
 a gap) is incomplete: its records before the gap are replayed and checked, and exit 3
 says the rest could not be.
 """
 
-from engine.gamelog import ReplayMismatch, replay
+from engine.gamelog_read import ReplayMismatch, replay
 from host import db as dbmod
 
 EXIT_INCOMPLETE = 3

@@ -81,7 +81,8 @@ def script_options(args):
     if entry is None:
         raise CliError("--mode %r: no such mode (modes: %s)" % (name, ", ".join(modes.names())))
     if args.players is None or args.script is None:
-        raise CliError("--players and --script go together")
+        raise CliError("--script FILE and --players N go together (--mode, --option and "
+                       "--tie-window-us set up a script's games, so they need both)")
     options = {"players": args.players}
     for item in getattr(args, "option", None) or ():
         key, eq, value = item.partition("=")

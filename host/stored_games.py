@@ -6,7 +6,7 @@ import json
 import sys
 import time
 
-from engine import gamelog
+from engine import gamelog_read
 from host import db as dbmod
 from host.game_views import view_for
 
@@ -56,7 +56,7 @@ def show_game(store, game, out):
     out.write("  started  %s   ended %s (%s)\n" % (when(game["start_t"]), when(game["end_t"]), _status(game)))
     records = store.game_records(game["id"])
     try:
-        settings = gamelog.settings_of(records[0]["data"])
+        settings = gamelog_read.settings_of(records[0]["data"])
     except ValueError:
         settings = {}
     seed = "?" if game["seed"] is None else game["seed"]

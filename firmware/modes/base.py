@@ -7,7 +7,7 @@ no-ops by default:
     on_game(event, now_ms)    a game "start"ed or was "resume"d (or "undo" took back an
                               action): take over LEDs and screen
     on_player(seat, down, tick_us)   a debounced player edge, seat < self.players
-    on_ok(now_ms) -> bool     ok during a game after the first action (before it, ok
+    on_ok(now_ms)             ok during a game after the first action (before it, ok
                               cycles the player count through the entry's limits)
     on_tick(now_ms)           every few ms while a game runs
     flush()                   settle what the mode decided but has not applied yet; called
@@ -56,26 +56,14 @@ class GameMode:
 
     # ---- hooks (no-op defaults)
 
-    def on_game(self, event, now_ms):
+    def _nothing(self, *args):
         pass
 
-    def on_player(self, seat, down, tick_us):
-        pass
-
-    def on_ok(self, now_ms):
-        return False
-
-    def on_tick(self, now_ms):
-        pass
-
-    def flush(self):
-        pass
+    # one no-op for the hooks that return nothing (their arguments are listed above)
+    on_game = on_player = on_ok = on_tick = flush = on_end = _nothing
 
     def is_settled(self, now_ms):
         return True
-
-    def on_end(self, now_ms):
-        pass
 
     def game_options(self):
         return {}
@@ -88,10 +76,6 @@ class GameMode:
     @property
     def game(self):
         return self.session.state
-
-    @property
-    def over(self):
-        return self.session.over
 
     def apply(self, action, extra=None):
         self.session.apply(action, extra)
@@ -141,11 +125,11 @@ class GameMode:
         session = self.session
         kept = session.load_kept()
         if kept is not None:
-            same = kept.state.players == self.players and kept.settings == self.values
+            same = kept["state"].players == self.players and kept["settings"] == self.values
             if not self.explicit or same:
                 session.resume(kept)
-                self.players = kept.state.players
-                self.values = kept.settings
+                self.players = kept["state"].players
+                self.values = kept["settings"]
                 self.ctx.leds.set_colours(self.ctx.roster.seat_colours(self.players))
                 self.ctx.emit("game", {"event": "resume", "game": session.game_id, "players": self.players,
                                        "scores": session.state.scores()})

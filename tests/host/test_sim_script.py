@@ -3,13 +3,14 @@ starts, its edges reach the firmware with their exact microsecond gaps, and ever
 event comes back as one JSON line. The gap test swaps in a small stand-in mode that echoes
 each press's capture tick; tests/host/test_anomia_script.py runs the real buzzer mode."""
 
+import argparse
 import json
 import subprocess
 
 import pytest
 
 from host.cli import CliError
-from host.sim_script import SCRIPT_MODE, parse_script
+from host.sim_script import SCRIPT_MODE, parse_script, script_options
 from tests.host.test_sim_boot import ROOT, image_processes, sim_command, sim_env
 
 MICROPYTHON = str(ROOT / ".venv" / "bin" / "micropython")
@@ -86,6 +87,16 @@ def test_bad_scripts_name_the_line(tmp_path, text, words):
         parse_script(write_script(tmp_path, text), 4)
     assert words in str(err.value)
     assert err.value.status == 2
+
+
+def test_mode_options_without_a_script_say_what_is_missing():
+    # `tablemate sim --mode anomia --option lockout_ms=500`, with no script to play
+    args = argparse.Namespace(mode="anomia", option=["lockout_ms=500"], players=None, script=None,
+                              tie_window_us=None)
+    with pytest.raises(CliError) as err:
+        script_options(args)
+    assert "--script FILE and --players N go together" in str(err.value)
+    assert "--mode, --option" in str(err.value)
 
 
 def test_script_parses_to_timed_edges(tmp_path):

@@ -2,7 +2,7 @@
 presses at these µs give these decisions, records (that replay through the scorekeeper),
 screens and LEDs; undo, end, players on the box, storage trouble, power cuts."""
 
-from engine import gamelog
+from engine import gamelog, gamelog_read
 from firmware.modes.anomia import gap_text
 from firmware.settings import Settings
 from tests.shared.compat import raises, tmp_dir
@@ -10,10 +10,10 @@ from tests.shared.mode_harness import MS, Box
 
 
 def replay(records, game=None):
-    """Rebuild one game from its records as the host does (engine.gamelog): every digest must match."""
+    """Rebuild one game from its records as the host does (engine.gamelog_read): every digest must match."""
     starts = [r for r in records if r["kind"] == gamelog.GAME_START]
     game = starts[-1]["seq"] if game is None else game
-    return gamelog.replay([r for r in records if r["seq"] == game or r["data"].get("game") == game])
+    return gamelog_read.replay([r for r in records if r["seq"] == game or r["data"].get("game") == game])
 
 
 def test_win_is_recorded_after_the_lockout_with_ranks_and_loser():

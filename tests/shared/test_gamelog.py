@@ -1,7 +1,7 @@
-"""The game log module: records built by its builders replay through their engine; older
+"""The game log: records built by its builders replay through their engine; older
 records (before the format had a version) still replay; undo records rebuild the state."""
 
-from engine import anomia, anomia_score, gamelog
+from engine import anomia, anomia_score, gamelog, gamelog_read
 from engine.core import digest_of
 from tests.shared.compat import raises
 
@@ -31,20 +31,20 @@ def test_built_records_replay_to_the_same_state():
     assert recs[0]["data"]["options"] == {} and recs[0]["data"]["settings"] == {"tie_window_us": 1000}
     assert recs[1]["data"]["faceoff"] == {"gap_us": 0}
     seen = []
-    final = gamelog.replay(recs, after=lambda st, rec: seen.append(rec["seq"]))
+    final = gamelog_read.replay(recs, after=lambda st, rec: seen.append(rec["seq"]))
     assert final.digest() == state.digest() and final.winners() == [0, 2]
     assert seen == [1, 2, 3, 4, 5]
-    assert gamelog.settings_of(recs[0]["data"]) == {"tie_window_us": 1000}
+    assert gamelog_read.settings_of(recs[0]["data"]) == {"tie_window_us": 1000}
 
 
 def test_a_changed_record_is_named_by_its_seq():
     recs, _ = scorekeeper_game()
     recs[1]["data"]["action"] = ["win", 0, 2]  # legal, but not what was recorded
-    e = raises(gamelog.ReplayMismatch, gamelog.replay, recs)
+    e = raises(gamelog_read.ReplayMismatch, gamelog_read.replay, recs)
     assert e.seq == 2 and "digest" in e.detail
     recs, _ = scorekeeper_game()
     recs[0]["data"]["v"] = gamelog.LOG_VERSION + 1
-    e = raises(gamelog.ReplayMismatch, gamelog.replay, recs)
+    e = raises(gamelog_read.ReplayMismatch, gamelog_read.replay, recs)
     assert e.seq == 1 and "log format" in e.detail
 
 
@@ -66,11 +66,11 @@ def test_records_from_before_the_format_had_a_version_replay():
     state.apply(["end"])
     recs.append(_rec(3, "game_end", {"game": 1, "n": 1, "scores": state.scores(), "winners": [1],
                                      "digest": old_digest(state), "reason": "ended"}))
-    assert gamelog.replay(recs).scores() == [0, 1, 0]
-    assert gamelog.settings_of(recs[0]["data"]) == {"tie_window_us": 1000, "lockout_ms": 800}
+    assert gamelog_read.replay(recs).scores() == [0, 1, 0]
+    assert gamelog_read.settings_of(recs[0]["data"]) == {"tie_window_us": 1000, "lockout_ms": 800}
     # a current record must carry the current digest
     recs[0]["data"]["v"] = gamelog.LOG_VERSION
-    raises(gamelog.ReplayMismatch, gamelog.replay, recs)
+    raises(gamelog_read.ReplayMismatch, gamelog_read.replay, recs)
 
 
 def test_an_undo_record_takes_back_the_last_standing_action_of_an_engine_without_undo():
@@ -87,7 +87,7 @@ def test_an_undo_record_takes_back_the_last_standing_action_of_an_engine_without
         n += 1
     state = anomia.from_dict(history[-1])
     recs.append(_rec(11 + n, gamelog.ACTION, gamelog.undo_data(10, n, 2, state)))
-    assert gamelog.replay(recs).digest() == state.digest()
+    assert gamelog_read.replay(recs).digest() == state.digest()
     recs[-1]["data"]["undo"] = 1  # not the last standing action
-    e = raises(gamelog.ReplayMismatch, gamelog.replay, recs)
+    e = raises(gamelog_read.ReplayMismatch, gamelog_read.replay, recs)
     assert e.seq == recs[-1]["seq"]

@@ -1,0 +1,16 @@
+"""The mode registry: each entry's player limits are the mode's own, declared once in the
+entry (the box reads them without importing the engine), and must fit what its engine
+accepts and the seats the box has."""
+
+from engine.games import get_game
+from firmware import modes
+from firmware.buttons import SEATS
+
+
+def test_every_mode_plays_only_player_counts_its_engine_and_the_box_allow():
+    assert modes.AVAILABLE
+    for entry in modes.AVAILABLE:
+        engine = get_game(modes.load(entry.name).ENGINE)
+        lo, hi = entry.min_players, entry.max_players
+        assert engine.MIN_PLAYERS <= lo <= entry.default_players <= hi, entry.name
+        assert hi <= engine.MAX_PLAYERS and hi <= SEATS, entry.name
