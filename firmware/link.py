@@ -24,6 +24,7 @@ MAX_SEQ = 2147483647
 MAX_EPOCH = 4294967295
 MAX_NAME = 32
 MAX_PATH = 200
+MANIFEST_PIECE = 768  # bytes of .manifest.json per manifest reply
 MAX_DEPTH = 16  # deepest argument nesting accepted (records and settings go no deeper)
 _PAGE_BUDGET = P.MAX_REPLY_LINE - 128  # room for the reply's own fields and the CRC suffix
 _MISSING = object()
@@ -308,8 +309,9 @@ class Link:
         from firmware import files
 
         offset = int_arg(req, "offset", 0, MAX_SEQ, 0)
-        # JSON escapes may double a character's size: half the budget is always safe
-        text, size = files.manifest_chunk(offset, _PAGE_BUDGET // 2)
+        # small pieces: the piece is held three times over (read, text, reply) on a heap that
+        # may be fragmented, and JSON escapes may double it
+        text, size = files.manifest_chunk(offset, MANIFEST_PIECE)
         return {"text": text, "size": size}
 
 
