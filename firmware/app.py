@@ -135,6 +135,7 @@ class App:
         self._test_until = [0] * SEATS  # ms tick until which a released button stays lit
         self._test_lingering = 0
         self._lit = -1  # mask the LEDs show in the button test (-1: not drawn yet)
+        self._hints = None  # what the menu's hint row says (a mode keeps its own)
         self._snap = [0, 0]
         self._event = [0, 0, 0]
         self._syncs = []
@@ -277,6 +278,7 @@ class App:
 
     def _show_menu(self, now_ms):
         self.screen = SCREEN_MENU
+        self._hints = None  # a mode may have changed the hint row
         self._dirty = True
         self._lit = -1
         self._test_down = 0
@@ -341,9 +343,17 @@ class App:
         display = self.display
         self._dirty = False
         self._drawn_ms = now_ms
+        about = self.screen == SCREEN_ABOUT
+        hints = ("-", "menu", "-") if about else ("open", "-", "next")
+        if hints != self._hints:  # the same hint row and event as a mode's (firmware/modes/base.py)
+            self._hints = hints
+            line = "O:%s B:%s M:%s" % hints
+            if display is not None:
+                display.set_hint(line)
+            self.emit("hints", {"ok": hints[0], "back": hints[1], "mode": hints[2], "line": line})
         if display is None:
             return
-        if self.screen == SCREEN_ABOUT:
+        if about:
             j = self.journal.stats()
             lines = [
                 "fw %s" % self.firmware_version,

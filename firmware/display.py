@@ -3,6 +3,9 @@
 The target needs fill(c), fill_rect(x, y, w, h, c), text(s, x, y, c) and, if it has one,
 show(). Every layout also keeps the screen as plain text lines (get_lines()) so a front-end
 or the serial link can show the OLED's content as text.
+
+A hint (set_hint) takes the bottom row under every layout until it is changed: which key
+does what on this screen ("O:- B:undo M:end"); the layouts then keep to the rows above it.
 """
 
 try:
@@ -25,6 +28,21 @@ class Display:
         self._lines = [""] * self.rows
         self._glyph_buf = None
         self._glyph = None
+        self.hint = None
+
+    def set_hint(self, text):
+        """The key hint on the bottom row (None: no hint row); redrawn at once if it changed."""
+        if text == self.hint:
+            return
+        last = self.rows - 1
+        self.fb.fill_rect(0, last * CELL, self.width, CELL, 0)
+        self._lines[last] = ""
+        self.hint = text
+        self._finish()
+
+    def _free_rows(self):
+        """Rows a layout may use: all of them, or all but the hint's."""
+        return self.rows - 1 if self.hint else self.rows
 
     def get_lines(self):
         """The screen as text, one string per 8-pixel row (trailing spaces dropped)."""
@@ -39,6 +57,8 @@ class Display:
             self._lines[r] = ""
 
     def _finish(self):
+        if self.hint:
+            self._put(self.rows - 1, self.hint)
         show = getattr(self.fb, "show", None)
         if show is not None:
             show()
@@ -104,7 +124,7 @@ class Display:
             self._title(title)
             row = 1
         for line in lines:
-            if row >= self.rows:
+            if row >= self._free_rows():
                 break
             self._put(row, line)
             row += 1
@@ -116,14 +136,14 @@ class Display:
         self._title(title)
         self._big(3, name)
         if detail:
-            self._put(self.rows - 1, self._centred(detail, self.cols))
+            self._put(self._free_rows() - 1, self._centred(detail, self.cols))
         self._finish()
 
     def scores(self, table, title="SCORES"):
         """(name, score) pairs under a title: one per row, or two columns if they don't fit."""
         self._begin("scores")
         self._title(title)
-        free = self.rows - 1
+        free = self._free_rows() - 1
         if len(table) <= free:
             for i in range(len(table)):
                 self._put(1 + i, self._score_cell(table[i], self.cols))
@@ -145,7 +165,7 @@ class Display:
         """A scrolling list under a title; the selected item is marked '>' and inverted."""
         self._begin("menu")
         self._title(title)
-        visible = self.rows - 1
+        visible = self._free_rows() - 1
         first = 0
         if selected >= visible:
             first = selected - visible + 1

@@ -1,7 +1,10 @@
 """One game of a mode on the box: its engine state, its records, its copy kept for a resume.
 
 Every mode's game goes through a Session, so every mode gets the same behaviour:
-- records: game_start, one action record per applied action, game_end (engine.gamelog);
+- records: game_start, one action record per applied action, game_end (engine.gamelog).
+  A game is recorded from its first action on: game_start is written with it, and its
+  seq becomes the game id. A game ended before any action (the player count cycled, the
+  mode left) leaves no record at all, and has no id (None);
 - a power cut or reset: after every action the game is kept in data/<mode>_game.json
   (replaced atomically); the next start of the mode resumes it;
 - abandon: a kept game that is not resumed is closed with reason "abandoned";
@@ -24,6 +27,7 @@ from firmware.journal import replace_file
 from firmware.ticks import ticks_us
 
 UNDO_DEPTH = 8  # session undo levels for engines without an undo action (RAM only)
+UNDO_LIMIT = 64  # what the hints assume of an engine's own undo depth (back tries anyway)
 KEPT_SUFFIX = "_game.json"
 
 
@@ -34,8 +38,10 @@ class Session:
         self.engine = get_game(engine_name)
         self.engine_undo = getattr(self.engine, "UNDO_ACTION", None)  # see engine/core.py
         self.state = None
-        self.game_id = None  # seq of the game_start record
+        self.game_id = None  # seq of the game_start record (None until the first action)
         self.n = 0  # actions recorded in this game
+        self._start = None  # the game_start data, until the first action records it
+        self.undoable = 0  # how many actions back can probably be undone (for the hints)
         self.seed = None
         self.options = {}
         self.settings = {}
@@ -60,30 +66,42 @@ class Session:
     # ---- a game's life
 
     def start(self, players, options, settings):
-        """A new game: game_start recorded, the game kept for a resume."""
+        """A new game; its game_start waits for the first action (see recorded)."""
         self.seed = ticks_us() & 0x3FFFFFFF
         self.state = self.engine.new_game(self.seed, players, **options)
         self.options = options
         self.settings = settings
-        self.game_id = self.ctx.journal.last_seq + 1
+        self.game_id = None
         self.n = 0
         self.over = False
         self._undo = []
+        self.undoable = 0
         seats = self.ctx.roster
         names, colours = seats.seat_names(players), seats.seat_colours(players)
         roster = [{"name": names[p], "colour": list(colours[p])} for p in range(players)]
-        self.record(gamelog.GAME_START, gamelog.start_data(
-            self.game_id, self.ctx.name, self.engine_name, self.seed, roster, options, settings, self.state))
-        self.keep()
+        self._start = gamelog.start_data(
+            None, self.ctx.name, self.engine_name, self.seed, roster, options, settings, self.state)
+
+    @property
+    def recorded(self):
+        """True once the game has records (its first action was applied)."""
+        return self.state is not None and self._start is None
 
     def apply(self, action, extra=None):
         """Apply an engine action (IllegalAction leaves everything as it was), record it, keep it."""
         before = None if self.engine_undo else self.state.to_dict()
         self.state.apply(action)
+        if self._start is not None:  # the first action: the game starts to exist
+            data = self._start
+            self._start = None
+            data["game"] = self.game_id = self.ctx.journal.last_seq + 1
+            self.record(gamelog.GAME_START, data)
         if before is not None:
             self._undo.append((self.n, before))
             if len(self._undo) > UNDO_DEPTH:
                 self._undo.pop(0)
+        if action != self.engine_undo:
+            self.undoable = min(self.undoable + 1, UNDO_DEPTH if before is not None else UNDO_LIMIT)
         self.record(gamelog.ACTION, gamelog.action_data(self.game_id, self.n, action, self.state, extra))
         self.n += 1
         self.keep()
@@ -96,10 +114,13 @@ class Session:
             try:  # tried rather than looked up: legal_actions() can be a big list
                 self.apply(self.engine_undo)
             except IllegalAction:
+                self.undoable = 0
                 return False
+            self.undoable = max(self.undoable - 1, 0)
             return True
         if not self._undo:
             return False
+        self.undoable -= 1
         undone, before = self._undo.pop()
         self.state = self.engine.from_dict(before)
         self.record(gamelog.ACTION, gamelog.undo_data(self.game_id, self.n, undone, self.state))
@@ -108,15 +129,21 @@ class Session:
         return True
 
     def end(self, reason):
-        """Close the game: the engine's end action if it has one, a game_end record."""
+        """Close the game: the engine's end action if it has one, a game_end record (none for
+        a game that was never recorded). True if a game_end was written."""
         if self.state is None or self.over:
-            return
+            return False
+        if self._start is not None:  # never played: nothing to close
+            self._start = None
+            self.over = True
+            return False
         _end(self.state)
         self.record(gamelog.GAME_END, gamelog.end_data(self.game_id, self.n, self.state, reason))
         self.n += 1
         self.over = True
         self._undo = []
         self.forget()
+        return True
 
     # ---- the kept game
 
@@ -164,6 +191,8 @@ class Session:
         self.settings = kept["settings"]
         self.over = False
         self._undo = []
+        self._start = None
+        self.undoable = self.n if self.engine_undo else 0  # unknown: back tries, says when it cannot
 
     def abandon(self, kept):
         """Close a kept game that is not being resumed, so its records end properly."""

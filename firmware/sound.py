@@ -13,6 +13,8 @@ PATTERNS = {
     "winner": (1047, 90, 0, 20, 1319, 90, 0, 20, 1568, 90, 0, 20, 2093, 240),
     # two alternating tones: "it's a tie"
     "tie": (988, 110, 784, 110, 988, 110, 784, 110),
+    # two short low blips: "that key does nothing here"
+    "nope": (262, 50, 0, 40, 262, 50),
     # low falling buzz
     "error": (330, 160, 0, 60, 247, 300),
 }

@@ -48,6 +48,8 @@ class DeviceView:
         self.errors = 0
         self.hung_up = False
         self.halted = None  # why the firmware stopped (Ctrl-C: it sits in the REPL)
+        self.hints = None  # what ok / back / mode do now (the box's "hints" event)
+        self.nope = None  # the key that did nothing, until the next event
 
     def apply(self, msg):
         t = msg.get("t")
@@ -69,8 +71,13 @@ class DeviceView:
         elif t == "tone":
             self.tone = msg.get("f", 0)
         elif t == "event":
+            kind = msg.get("kind")
+            self.nope = msg.get("key") if kind == "nope" else None
+            if kind == "hints":
+                self.hints = msg
+                return  # shown in the key line, not as an event
             self.events.append({k: v for k, v in msg.items() if k != "t"})
-            if msg.get("kind") == "halted":
+            if kind == "halted":
                 self.halted = msg.get("why") or "?"
             elif msg.get("kind") == "ready":
                 self.halted = None
@@ -166,8 +173,19 @@ def render(view, width=120):
     elif view.halted:
         lines.append(BOLD + "firmware stopped (%s)" % view.halted + RESET
                      + ": the REPL has the serial port; machine.soft_reset() there restarts it")
-    lines.append(DIM + "keys: 1-8 player buttons   m mode   o ok   b back   q quit" + RESET)
+    lines.append(key_line(view))
     return lines
+
+
+def key_line(view):
+    """The keys and what ok / back / mode do now (as the box's hint row says), and a word
+    when the last key did nothing."""
+    h = view.hints or {}
+    line = "keys: 1-8 players   o ok: %s   b back: %s   m mode: %s   q quit" % (
+        h.get("ok", "?"), h.get("back", "?"), h.get("mode", "?"))
+    if view.nope:
+        line += "   " + BOLD + "%s does nothing now" % view.nope + RESET
+    return DIM + line + RESET
 
 
 class Tui:

@@ -56,8 +56,9 @@ class Mode(GameMode):
             self.ctx.sound.play("click", now_ms)
         if event != "roster":
             self.ctx.leds.armed(now_ms)
-        titles = {"start": "ANOMIA %dP" % self.players, "resume": "RESUMED", "undo": "UNDONE"}
-        self._show_scores(titles.get(event))
+        # after an undo the title names the state it went back to ("SCORES", "TB P2 P4")
+        self._show_scores("ANOMIA %dP" % self.players if event == "start" else
+                          "RESUMED" if event == "resume" else None)
 
     def on_player(self, seat, down, tick_us):
         if down:

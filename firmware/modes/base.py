@@ -4,21 +4,38 @@ The app calls start, on_button, tick, settled, status, settings_changed, suspend
 GameMode turns those into a game on a firmware.session.Session and into hooks, all
 no-ops by default:
 
-    on_game(event, now_ms)    a game "start"ed or was "resume"d (or "undo" took back an
-                              action): take over LEDs and screen
+    on_game(event, now_ms)    a game "start"ed or was "resume"d, "undo" took back an action,
+                              the "roster" changed, or "continue": the end was not confirmed
+                              (redraw the game's screen and LEDs): take over LEDs and screen
     on_player(seat, down, tick_us)   a debounced player edge, seat < self.players
     on_ok(now_ms)             ok during a game after the first action (before it, ok
-                              cycles the player count through the entry's limits)
-    on_tick(now_ms)           every few ms while a game runs
+                              cycles the player count through the entry's limits); only
+                              called when ok_hint() is not "-"
+    ok_hint() -> str          what ok does during the game, in a few letters for the hint
+                              row ("-": nothing, the default; ok then gets the nope)
+    on_tick(now_ms)           every few ms while a game runs (not while "END GAME?" shows)
     flush()                   settle what the mode decided but has not applied yet; called
                               before an undo, an end, a suspend
     is_settled(now_ms) -> bool  False while a decision is still pending (scripts wait)
-    on_end(now_ms)            the game ended by the mode button: show the result
+    on_end(now_ms)            the game ended (confirmed): show the result
     game_options() -> dict    engine options for a new game (default {})
     mode_status() -> dict     the mode's own part of the status op
 
-Controls the framework handles: back = undo (with nothing to undo: back to the menu),
-mode = end the game, ok after the end = a new game.
+Controls the framework handles, the same in every mode:
+- back = undo; with nothing to undo: before the first action back to the menu, after it
+  the end confirmation;
+- mode = end the game, after a confirmation: the screen shows "END GAME?", ok ends it
+  (reason "ended"), any other key goes back to the game (on_game("continue"));
+- ok before the first action cycles the player count; ok after the end starts a new game.
+- A game is recorded from its first action on (firmware/session.py): cycling the player
+  count or leaving before it records nothing, and no "end" event goes out for it.
+- Hints: the display's bottom row says what ok, back and mode do now ("O:- B:undo M:end",
+  set_hint), and a "hints" event {"ok", "back", "mode", "line"} goes out when it changes.
+- nope(key, now_ms): a key that does nothing in this state gets a short low tone and a
+  "nope" event {"key": "ok" | "back" | "mode" | "P3"}; the framework gives it for ok
+  when ok_hint() is "-", mode before the first action or after the end, player buttons
+  of empty seats or after the end. A mode calls it for presses it ignores.
+
 Options (a host's mode op, a script) override the mode's settings for the game they
 start: {"players": n, <setting>: value}, checked like the settings. Without options a
 kept game is resumed; with options that differ from the kept game's, it is abandoned.
@@ -53,6 +70,8 @@ class GameMode:
         self.players = values.pop("players")
         self.values = values  # the mode's settings for this game, options applied
         self.session = Session(ctx, self.ENGINE)
+        self.confirming = False  # "END GAME?" is on the screen
+        self._hints = None
 
     # ---- hooks (no-op defaults)
 
@@ -64,6 +83,9 @@ class GameMode:
 
     def is_settled(self, now_ms):
         return True
+
+    def ok_hint(self):
+        return "-"
 
     def game_options(self):
         return {}
@@ -79,23 +101,28 @@ class GameMode:
 
     def apply(self, action, extra=None):
         self.session.apply(action, extra)
+        self.hints()
 
     def new_game(self, now_ms):
         self.ctx.leds.set_colours(self.ctx.roster.seat_colours(self.players))
         self.session.start(self.players, self.game_options(), self.values)
-        self.ctx.emit("game", {"event": "start", "game": self.session.game_id, "players": self.players})
+        self.ctx.emit("game", {"event": "start", "players": self.players})  # its id comes with its 1st action
         self.on_game("start", now_ms)
+        self.hints()
 
     def end_game(self, reason, now_ms, show=True):
+        self.confirming = False
         if self.session.state is None or self.session.over:
             return
         self.flush()
-        self.session.end(reason)
+        if not self.session.end(reason):
+            return  # never played: no record, no event, no result to show
         game = self.session.state
         self.ctx.emit("game", {"event": "end", "game": self.session.game_id, "scores": game.scores(),
                                "winners": [p + 1 for p in game.winners()], "reason": reason})
         if show:
             self.on_end(now_ms)
+        self.hints()
 
     def undo(self, now_ms):
         if self.session.over:
@@ -105,7 +132,56 @@ class GameMode:
             return False
         self.ctx.emit("decision", {"event": "undo", "scores": self.session.state.scores()})
         self.on_game("undo", now_ms)
+        self.hints()
         return True
+
+    def confirm_end(self, now_ms):
+        """Ask before ending: "END GAME?" until the next key (ok = yes)."""
+        self.flush()
+        self.confirming = True
+        display = self.ctx.display
+        if display is not None:
+            display.text(["ok: end it", "other key:", "  play on"], title="END GAME?")
+        self.ctx.sound.play("click", now_ms)
+        self.hints()
+
+    def _confirmed(self, bit, now_ms):
+        self.confirming = False
+        if bit == OK_BIT:
+            self.end_game("ended", now_ms)
+        else:
+            self.on_game("continue", now_ms)
+            self.hints()
+
+    # ---- hints and feedback
+
+    def hints(self):
+        """Put what ok / back / mode do now on the hint row; a "hints" event when it changed."""
+        s = self.session
+        if self.confirming:
+            ok, back, mode = "yes", "no", "no"
+        elif s.over or s.state is None:
+            ok, back, mode = "new", "menu", "-"
+        elif not s.recorded:
+            lo, hi = self.entry.min_players, self.entry.max_players
+            ok, back, mode = "%dP" % (self.players + 1 if self.players < hi else lo), "menu", "-"
+            if lo == hi:
+                ok = "-"
+        else:
+            ok, back, mode = self.ok_hint(), "undo" if s.undoable > 0 else "end", "end"
+        hints = (ok, back, mode)
+        if hints == self._hints:
+            return
+        self._hints = hints
+        line = "O:%s B:%s M:%s" % hints
+        if self.ctx.display is not None:
+            self.ctx.display.set_hint(line[:16])
+        self.ctx.emit("hints", {"ok": ok, "back": back, "mode": mode, "line": line})
+
+    def nope(self, key, now_ms):
+        """A key that does nothing here: a short low tone and a "nope" event, nothing changes."""
+        self.ctx.sound.play("nope", now_ms)
+        self.ctx.emit("nope", {"key": key})
 
     def _change_players(self, now_ms):
         lo, hi = self.entry.min_players, self.entry.max_players
@@ -115,7 +191,7 @@ class GameMode:
         except ValueError as e:  # storage trouble: say why, keep the count
             self.session.fail(str(e))
             return
-        self.end_game("players_changed", now_ms, show=False)
+        self.end_game("players_changed", now_ms, show=False)  # never played: nothing recorded
         self.players = players
         self.new_game(now_ms)
 
@@ -134,40 +210,57 @@ class GameMode:
                 self.ctx.emit("game", {"event": "resume", "game": session.game_id, "players": self.players,
                                        "scores": session.state.scores()})
                 self.on_game("resume", now_ms)
+                self.hints()
                 return
             session.abandon(kept)
         self.new_game(now_ms)
 
     def on_button(self, bit, down, tick_us):
         """A debounced edge; True when used (an unused back returns the app to the menu)."""
-        if bit < SEATS:
-            if bit < self.players and not self.session.over:
+        session = self.session
+        playing = not session.over and session.state is not None
+        if bit < SEATS and (not down or not self.confirming):
+            if bit < self.players and playing:
                 self.on_player(bit, down, tick_us)
+            elif down:
+                self.nope("P%d" % (bit + 1), self.ctx.clock.now_ms())
             return True
         if not down:
-            return bit != BACK_BIT or not self.session.over
+            return bit != BACK_BIT or playing
         now_ms = self.ctx.clock.now_ms()
-        if bit == BACK_BIT:
-            return self.undo(now_ms)
-        if bit == MODE_BIT:
-            self.end_game("ended", now_ms)
-            return True
-        if bit == OK_BIT:
-            if self.session.over:
+        # played: an action recorded, or one decided and about to be (flush applies it)
+        played = playing and (session.recorded or not self.is_settled(now_ms))
+        if self.confirming:
+            self._confirmed(bit, now_ms)
+        elif bit == BACK_BIT:
+            if not played:
+                return False  # nothing played (or the game is over): the app shows the menu
+            if not self.undo(now_ms):
+                self.confirm_end(now_ms)  # nothing left to undo: leaving ends the game
+        elif bit == MODE_BIT:
+            if played:
+                self.confirm_end(now_ms)
+            else:
+                self.nope("mode", now_ms)
+        elif bit == OK_BIT:
+            if not playing:
                 self.new_game(now_ms)
-            elif self.session.n == 0 and self.is_settled(now_ms):
+            elif not played:
                 self._change_players(now_ms)
+            elif self.ok_hint() == "-":
+                self.nope("ok", now_ms)
             else:
                 self.on_ok(now_ms)
-            return True
-        return False
+        else:
+            return False
+        return True
 
     def tick(self, now_ms):
-        if not self.session.over:
+        if not self.session.over and not self.confirming:
             self.on_tick(now_ms)
 
     def settled(self, now_ms):
-        return self.session.over or self.is_settled(now_ms)
+        return self.session.over or self.confirming or self.is_settled(now_ms)
 
     def settings_changed(self, changes):
         # The mode's timings apply from the next game; names and colours at once.
@@ -178,6 +271,8 @@ class GameMode:
     def status(self):
         st = self.session.status()
         st["players"] = self.players
+        st["confirm_end"] = self.confirming
+        st["hints"] = self._hints and "O:%s B:%s M:%s" % self._hints
         st["names"] = self.ctx.roster.seat_names(self.players)
         for key in self.values:
             st[key] = self.values[key]

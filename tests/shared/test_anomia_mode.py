@@ -60,17 +60,22 @@ def test_tie_then_tiebreak_only_the_tied_players_count():
         replay(box.records())
 
 
-def test_back_undoes_decisions_and_back_with_nothing_leaves():
+def test_back_undoes_decisions_and_back_with_nothing_left_asks_to_end():
     with tmp_dir() as d:
         box = Box(d, "anomia", players=3)
+        assert box.back(5 * MS) is False and box.in_menu  # nothing played: back is the menu
+        box.in_menu = False
         box.press(0, 10 * MS)
         box.run_to(20 * MS)
         assert box.back(30 * MS) is True  # the decision in its lockout is recorded, then undone
-        assert box.mode.game.scores() == [0, 0, 0] and box.screen()[0] == "UNDONE"
+        assert box.mode.game.scores() == [0, 0, 0] and box.screen()[0] == "SCORES"
         assert box.actions() == [["win", 0, -1], ["undo"]]
         assert box.decisions()[-1] == {"event": "undo", "scores": [0, 0, 0]}
         replay(box.records())
-        assert box.back(40 * MS) is False and box.in_menu  # nothing left: the app goes to the menu
+        # nothing left to undo: leaving would end a recorded game, so the box asks first
+        assert box.back(40 * MS) is True and not box.in_menu and box.screen()[0] == "END GAME?"
+        box.back(50 * MS)  # any key but ok: play on
+        assert box.screen()[0] == "SCORES" and box.records("game_end") == []
         # the face-off is open again: a new press decides it
         box.press(1, 2000 * MS)
         box.run_to(4000 * MS)
@@ -114,6 +119,8 @@ def test_mode_button_ends_the_game_and_ok_starts_a_new_one():
         box.press(1, 10 * MS)
         box.run_to(500 * MS)
         box.mode_button(600 * MS)
+        assert box.screen()[0] == "END GAME?" and box.records("game_end") == []
+        box.ok(650 * MS)  # confirmed
         end = box.records("game_end")
         assert end[-1]["data"]["winners"] == [1] and end[-1]["data"]["reason"] == "ended"
         assert box.screen()[0] == "GAME OVER" and box.lit() == [1]
@@ -122,7 +129,10 @@ def test_mode_button_ends_the_game_and_ok_starts_a_new_one():
         assert box.mode.game.scores() == [0, 1, 0]
         old = box.mode.session.game_id
         box.ok(800 * MS)
-        assert box.mode.session.game_id != old and box.mode.game.scores() == [0, 0, 0]
+        assert box.mode.session.game_id is None and box.mode.game.scores() == [0, 0, 0]
+        box.press(0, 900 * MS)
+        box.run_to(1500 * MS)
+        assert box.mode.session.game_id > old
         starts = box.records("game_start")
         assert [s["seq"] for s in starts] == [s["data"]["game"] for s in starts]
 
@@ -134,9 +144,9 @@ def test_ok_before_the_first_faceoff_cycles_players_and_keeps_the_setting():
         box.ok(0)
         assert box.mode.players == 5 and box.settings.get("anomia")["players"] == 5
         assert Settings(d + "/settings.json").get("anomia")["players"] == 5
-        ends = box.records("game_end")
-        assert [e["data"]["reason"] for e in ends] == ["players_changed"]
-        assert replay(box.records(), ends[0]["data"]["game"]).is_over()
+        # a game never played leaves no record and no end event
+        assert box.records("game_start") == [] and box.records("game_end") == []
+        assert [f["event"] for k, f in box.events if k == "game"] == ["start", "start"]
         for _ in range(3):
             box.ok(0)
         assert box.mode.players == 8
@@ -269,16 +279,21 @@ def test_explicit_other_options_close_the_kept_game_and_start_anew():
 def test_an_ended_game_is_not_resumed_and_a_damaged_kept_file_is_reported():
     with tmp_dir() as d:
         box = Box(d, "anomia", players=3, lockout_ms=100)
-        box.mode_button(0)  # ended
-        old = box.mode.session.game_id
+        box.press(0, 0)
+        box.run_to(500 * MS)
+        box.mode_button(600 * MS)
+        box.ok(700 * MS)  # ended
         box2 = box.reboot()
+        assert box2.mode.session.game_id is None and box2.mode.game.scores() == [0, 0, 0, 0]
+        box2.press(1, 0)
+        box2.run_to(2000 * MS)
         second = box2.mode.session.game_id
-        assert second != old
+        assert second > box.records("game_end")[-1]["seq"]
         box2.journal.close()
         with open(d + "/anomia_game.json", "w") as f:
             f.write("{not json")
         box3 = box2.reboot()
-        assert box3.mode.session.game_id != second
+        assert box3.mode.game.scores() == [0, 0, 0, 0] and box3.mode.session.game_id != second
         assert "unreadable" in box3.mode.status()["storage_error"]
 
 
