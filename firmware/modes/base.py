@@ -13,6 +13,13 @@ no-ops by default:
                               called when ok_hint() is not "-"
     ok_hint() -> str          what ok does during the game, in a few letters for the hint
                               row ("-": nothing, the default; ok then gets the nope)
+    on_control(bit, now_ms) -> bool   ok, back or mode pressed during a game, before the
+                              framework's meaning: True when the mode used it (a pick
+                              list open, an entry half made), False to leave it to the
+                              framework (default)
+    refusal(action) -> str|None   the mode's own reason to refuse an entry the engine
+                              would take (default None)
+    on_refused(why, now_ms)   an entry was refused: show the one-line reason
     on_tick(now_ms)           every few ms while a game runs (not while "END GAME?" shows)
     flush()                   settle what the mode decided but has not applied yet; called
                               before an undo, an end, a suspend
@@ -21,7 +28,8 @@ no-ops by default:
     game_options() -> dict    engine options for a new game (default {})
     mode_status() -> dict     the mode's own part of the status op
 
-Controls the framework handles, the same in every mode:
+Controls the framework handles, the same in every mode (after on_control, if the mode
+did not use the key):
 - back = undo; with nothing to undo: before the first action back to the menu, after it
   the end confirmation;
 - mode = end the game, after a confirmation: the screen shows "END GAME?", ok ends it
@@ -35,12 +43,15 @@ Controls the framework handles, the same in every mode:
   "nope" event {"key": "ok" | "back" | "mode" | "P3"}; the framework gives it for ok
   when ok_hint() is "-", mode before the first action or after the end, player buttons
   of empty seats or after the end. A mode calls it for presses it ignores.
-
+enter(action, now_ms) is the one way an engine action gets in, from the mode's buttons
+and from a host (the protocol's act op, through the app): the same checks, the reason
+when refused (nothing changed), the action event and on_game("action") when applied.
 Options (a host's mode op, a script) override the mode's settings for the game they
 start: {"players": n, <setting>: value}, checked like the settings. Without options a
 kept game is resumed; with options that differ from the kept game's, it is abandoned.
 """
 
+from engine.core import IllegalAction
 from firmware import modes
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
 from firmware.session import Session
@@ -79,7 +90,13 @@ class GameMode:
         pass
 
     # one no-op for the hooks that return nothing (their arguments are listed above)
-    on_game = on_player = on_ok = on_tick = flush = on_end = _nothing
+    on_game = on_player = on_ok = on_tick = flush = on_end = on_refused = _nothing
+
+    def on_control(self, bit, now_ms):
+        return False
+
+    def refusal(self, action):
+        return None
 
     def is_settled(self, now_ms):
         return True
@@ -102,6 +119,29 @@ class GameMode:
     def apply(self, action, extra=None):
         self.session.apply(action, extra)
         self.hints()
+
+    def enter(self, action, now_ms):
+        """Apply one engine action entered at the table or by a host: None once applied, else
+        the one-line reason it was refused (and nothing changed)."""
+        session = self.session
+        if session.state is None or session.over:
+            why = "no game is running: ok starts one"
+        else:
+            self.flush()
+            why = self.refusal(action)
+            if why is None:
+                try:
+                    self.apply(action)
+                except IllegalAction as e:
+                    why = str(e)
+        if why is not None:
+            self.on_refused(why, now_ms)
+            return why
+        self.confirming = False  # an entry from a host answers "END GAME?" with no
+        self.hints()
+        self.ctx.emit("action", {"n": session.n - 1, "action": action})
+        self.on_game("action", now_ms)
+        return None
 
     def new_game(self, now_ms):
         self.ctx.leds.set_colours(self.ctx.roster.seat_colours(self.players))
@@ -228,6 +268,9 @@ class GameMode:
         if not down:
             return bit != BACK_BIT or playing
         now_ms = self.ctx.clock.now_ms()
+        if not self.confirming and playing and self.on_control(bit, now_ms):
+            self.hints()
+            return True
         # played: an action recorded, or one decided and about to be (flush applies it)
         played = playing and (session.recorded or not self.is_settled(now_ms))
         if self.confirming:
