@@ -298,6 +298,7 @@ class Bench:
 
     def align(self):
         """Step to the top of the loop (the start of a pass)."""
+        assert self.emu.enabled, "the capture never started its state machine"
         while self.emu.pc != self.emu.wrap_target or self.emu.delay:
             self.step()
 
