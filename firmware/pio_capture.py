@@ -54,7 +54,7 @@ DEFAULT_FREQ = 25000000
 MIN_LOOP_CYCLES = 14  # the changed path without padding
 MAX_LOOP_CYCLES = 45  # padding is one delay field: at most 31
 START_MARGIN_US = 2  # t_start is taken this much early so no sample looks newer than now
-RX_DEPTH = 8  # the joined RX FIFO (fifo_join=JOIN_RX)
+RX_DEPTH = const(8)  # the joined RX FIFO (fifo_join=JOIN_RX)
 # EXECCTRL STATUS_SEL (bit 4) = 1: `mov x, status` is all ones while RX level < STATUS_N (bits 3..0)
 EXECCTRL_STATUS = const(0x10 | RX_DEPTH)
 EXECCTRL_SLOT = 3  # rp2.asm_pio's program list: [words, -1, -1, execctrl, shiftctrl, ...]

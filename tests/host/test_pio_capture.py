@@ -530,11 +530,12 @@ def late_drain_trial(delay_us, source=None):
     if b.ring.level != 0b10 or not snaps or snaps[-1][0] != 0b10:
         return False
     first = b.expected_tick(0)
-    for mask, tick in snaps[:-1]:  # the storm's words: between the start and the storm's end
+    for _mask, tick in snaps[:-1]:  # the storm's words: between the start and the storm's end
         if not 0 <= ticks_diff(tick, first) <= ticks_diff(storm_end, first):
             return False
     last = snaps[-1][1]  # the held press: no earlier than pressed, no later than just after the drain
-    return 0 <= ticks_diff(last, b.expected_tick(HELD_NS)) and ticks_diff(last, b.expected_tick(drained_ns)) <= 0
+    held, drained = b.expected_tick(HELD_NS), b.expected_tick(drained_ns)
+    return 0 <= ticks_diff(last, held) and ticks_diff(last, drained) <= 0
 
 
 def longest_late_drain(limit_us=1 << 23):
