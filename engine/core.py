@@ -15,7 +15,8 @@ Optional declarations:
   VARIANTS      tuple of option dicts the shared engine tests walk besides the defaults;
   UNDO_ACTION   the action that takes back the last one, when the engine keeps its own
                 undo history in the state (the box's session then uses it, and an undo
-                survives a reset); without it the session undoes from copies in RAM.
+                survives a reset); without it the session undoes by replaying the game's
+                standing actions from its seed (firmware/session.py).
 An engine whose game can be closed early offers ["end"] among its legal actions.
 """
 
@@ -35,6 +36,16 @@ class IllegalAction(Exception):
 
 class BadState(ValueError):
     """from_dict() was given something that is not a valid saved state."""
+
+
+def action_name(action, over):
+    """The name of an action (its first item) for a game that is `over` or not: IllegalAction
+    once it is over, or for anything but a list (or tuple) starting with a name."""
+    if over:
+        raise IllegalAction("the game is over")
+    if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
+        raise IllegalAction("an action is a list starting with its name, got %r" % (action,))
+    return action[0]
 
 
 def load_checked(load, d, game):
