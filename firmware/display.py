@@ -40,7 +40,7 @@ class Display:
         self.hint = text
         self._finish()
 
-    def _free_rows(self):
+    def free_rows(self):
         """Rows a layout may use: all of them, or all but the hint's."""
         return self.rows - 1 if self.hint else self.rows
 
@@ -124,7 +124,7 @@ class Display:
             self._title(title)
             row = 1
         for line in lines:
-            if row >= self._free_rows():
+            if row >= self.free_rows():
                 break
             self._put(row, line)
             row += 1
@@ -136,14 +136,14 @@ class Display:
         self._title(title)
         self._big(3, name)
         if detail:
-            self._put(self._free_rows() - 1, self._centred(detail, self.cols))
+            self._put(self.free_rows() - 1, self._centred(detail, self.cols))
         self._finish()
 
     def scores(self, table, title="SCORES"):
         """(name, score) pairs under a title: one per row, or two columns if they don't fit."""
         self._begin("scores")
         self._title(title)
-        free = self._free_rows() - 1
+        free = self.free_rows() - 1
         if len(table) <= free:
             for i in range(len(table)):
                 self._put(1 + i, self._score_cell(table[i], self.cols))
@@ -165,7 +165,7 @@ class Display:
         """A scrolling list under a title; the selected item is marked '>' and inverted."""
         self._begin("menu")
         self._title(title)
-        visible = self._free_rows() - 1
+        visible = self.free_rows() - 1
         first = 0
         if selected >= visible:
             first = selected - visible + 1

@@ -9,10 +9,14 @@ no-ops by default:
                               (redraw the game's screen and LEDs): take over LEDs and screen
     on_player(seat, down, tick_us)   a debounced player edge, seat < self.players
     on_ok(now_ms)             ok during a game after the first action (before it, ok
-                              cycles the player count through the entry's limits); only
-                              called when ok_hint() is not "-"
+                              moves to the next setup, see next_setup); only called
+                              when ok_hint() is not "-"
     ok_hint() -> str          what ok does during the game, in a few letters for the hint
                               row ("-": nothing, the default; ok then gets the nope)
+    next_setup() -> dict      the settings ok moves to before a game's first action
+                              (default: the next player count within the entry's limits;
+                              a mode with more setups, partnerships say, adds its keys);
+                              the hint row shows "O:5P" for the next count, "O:setup" else
     on_control(bit, now_ms) -> bool   ok, back or mode pressed during a game, before the
                               framework's meaning: True when the mode used it (a pick
                               list open, an entry half made), False to leave it to the
@@ -46,6 +50,7 @@ did not use the key):
 enter(action, now_ms) is the one way an engine action gets in, from the mode's buttons
 and from a host (the protocol's act op, through the app): the same checks, the reason
 when refused (nothing changed), the action event and on_game("action") when applied.
+["undo"] is the back button's undo for every game, also where the engine has none.
 Options (a host's mode op, a script) override the mode's settings for the game they
 start: {"players": n, <setting>: value}, checked like the settings. Without options a
 kept game is resumed; with options that differ from the kept game's, it is abandoned.
@@ -55,6 +60,20 @@ from engine.core import IllegalAction
 from firmware import modes
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
 from firmware.session import Session
+
+UNDO = ["undo"]  # an entry that takes back the last one, whatever the engine
+
+
+def hint_line(hints, width=16):
+    """"O:- B:undo M:end" for (ok, back, mode); too wide for the screen, the keys that do
+    nothing ("-") go first, then mode's part."""
+    items = ["O:" + hints[0], "B:" + hints[1], "M:" + hints[2]]
+    line = " ".join(items)
+    if len(line) > width:
+        line = " ".join(i for i in items if not i.endswith(":-"))
+    if len(line) > width:
+        line = " ".join(i for i in items[:2] if not i.endswith(":-"))
+    return line[:width]
 
 
 class GameMode:
@@ -126,6 +145,10 @@ class GameMode:
         session = self.session
         if session.state is None or session.over:
             why = "no game is running: ok starts one"
+        elif action == UNDO and not session.engine_undo:  # the box's own undo, as back gives
+            if self.undo(now_ms):
+                return None
+            why = "nothing to undo"
         else:
             self.flush()
             why = self.refusal(action)
@@ -203,19 +226,21 @@ class GameMode:
         elif s.over or s.state is None:
             ok, back, mode = "new", "menu", "-"
         elif not s.recorded:
-            lo, hi = self.entry.min_players, self.entry.max_players
-            ok, back, mode = "%dP" % (self.players + 1 if self.players < hi else lo), "menu", "-"
-            if lo == hi:
-                ok = "-"
+            setup = self.next_setup()
+            players = setup.get("players", self.players)
+            ok = "%dP" % players if len(setup) == 1 and players != self.players else "setup"
+            if setup == {"players": self.players}:
+                ok = "-"  # one count only
+            back, mode = "menu", "-"
         else:
             ok, back, mode = self.ok_hint(), "undo" if s.undoable > 0 else "end", "end"
         hints = (ok, back, mode)
         if hints == self._hints:
             return
         self._hints = hints
-        line = "O:%s B:%s M:%s" % hints
+        line = hint_line(hints)
         if self.ctx.display is not None:
-            self.ctx.display.set_hint(line[:16])
+            self.ctx.display.set_hint(line)
         self.ctx.emit("hints", {"ok": ok, "back": back, "mode": mode, "line": line})
 
     def nope(self, key, now_ms):
@@ -223,16 +248,23 @@ class GameMode:
         self.ctx.sound.play("nope", now_ms)
         self.ctx.emit("nope", {"key": key})
 
-    def _change_players(self, now_ms):
+    def next_setup(self):
         lo, hi = self.entry.min_players, self.entry.max_players
-        players = self.players + 1 if self.players < hi else lo
+        return {"players": self.players + 1 if self.players < hi else lo}
+
+    def _change_players(self, now_ms):
+        setup = self.next_setup()
         try:
-            self.ctx.settings.update({"players": players})
-        except ValueError as e:  # storage trouble: say why, keep the count
+            self.ctx.settings.update(setup)
+        except ValueError as e:  # storage trouble: say why, keep the setup
             self.session.fail(str(e))
             return
         self.end_game("players_changed", now_ms, show=False)  # never played: nothing recorded
-        self.players = players
+        for key in setup:
+            if key == "players":
+                self.players = setup[key]
+            else:
+                self.values[key] = setup[key]
         self.new_game(now_ms)
 
     # ---- what the app calls
@@ -315,7 +347,7 @@ class GameMode:
         st = self.session.status()
         st["players"] = self.players
         st["confirm_end"] = self.confirming
-        st["hints"] = self._hints and "O:%s B:%s M:%s" % self._hints
+        st["hints"] = self._hints and hint_line(self._hints)
         st["names"] = self.ctx.roster.seat_names(self.players)
         for key in self.values:
             st[key] = self.values[key]
