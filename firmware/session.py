@@ -100,6 +100,7 @@ class Session:
             data = self._start
             self._start = None
             data["game"] = self.game_id = self.ctx.journal.last_seq + 1
+            gc.collect()  # mid-play, the heap holds the play's garbage: two records need room
             self.record(gamelog.GAME_START, data)
         if action != self.engine_undo:
             self.undoable += 1

@@ -107,10 +107,13 @@ class Box:
         self.in_menu = False
         self.ctx = Context(mode, self.input, self.leds, self.display, self.sound, self.clock, self.journal,
                            self.settings, self._emit, path)
+        gc.collect()  # a mode's first import compiles its source: room in one piece
         self.mode = modes.load(mode)(self.ctx, options)
         self.mode.start(self.clock.now_ms())
 
     def _emit(self, kind, fields=None):
+        if kind == "hints":  # one per change of screen: kept as its line, small on a test heap
+            fields = fields["line"]
         self.events.append((kind, fields))
 
     # ---- input
