@@ -56,6 +56,8 @@ start: {"players": n, <setting>: value}, checked like the settings. Without opti
 kept game is resumed; with options that differ from the kept game's, it is abandoned.
 """
 
+import gc
+
 from engine.core import IllegalAction
 from firmware import modes
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
@@ -172,6 +174,7 @@ class GameMode:
         self.ctx.emit("game", {"event": "start", "players": self.players})  # its id comes with its 1st action
         self.on_game("start", now_ms)
         self.hints()
+        gc.collect()  # the start's garbage gone before play: its decisions need room in one piece
 
     def end_game(self, reason, now_ms, show=True):
         self.confirming = False
