@@ -96,7 +96,8 @@ class Session:
     def apply(self, action, extra=None):
         """Apply an engine action (IllegalAction leaves everything as it was), record it, keep it."""
         self.state.apply(action)
-        if self._start is not None:  # the first action: the game starts to exist
+        first = self._start is not None
+        if first:  # the first action: the game starts to exist
             data = self._start
             self._start = None
             data["game"] = self.game_id = self.ctx.journal.last_seq + 1
@@ -107,6 +108,8 @@ class Session:
         self.record(gamelog.ACTION, gamelog.action_data(self.game_id, self.n, action, self.state, extra))
         self.n += 1
         self.keep()
+        if first:
+            gc.collect()  # the first records opened files mid-play: their garbage goes at once
 
     def undo(self):
         """Take back the last action; False when there is nothing to take back."""
