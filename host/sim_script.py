@@ -16,7 +16,7 @@ from host.cli import CliError
 SCRIPT_MODE = "anomia"  # the mode a script plays unless --mode names another
 DECISION_KIND = "decision"
 SYNC_TIMEOUT_S = 10.0  # the longest the device may go without taking in a window of edges
-MARK_EVERY = 256  # edges between two marks: the host is never more than two windows ahead
+MARK_EVERY = 64  # edges between two marks: the host is never more than two windows ahead
 SETTLE_MARGIN_US = 200000  # past the last lockout: debounce releases and the final DONE
 
 
