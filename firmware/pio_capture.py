@@ -61,7 +61,10 @@ START_MARGIN_US = 2  # t_start is taken this much early so no sample looks newer
 RX_DEPTH = const(8)  # the joined RX FIFO (fifo_join=JOIN_RX)
 # EXECCTRL STATUS_SEL (bit 4) = 1: `mov x, status` is all ones while RX level < STATUS_N (bits 3..0)
 EXECCTRL_STATUS = const(0x10 | RX_DEPTH)
-EXECCTRL_SLOT = 3  # rp2.asm_pio's program list: [words, -1, -1, execctrl, shiftctrl, ...]
+# rp2.asm_pio's program list ends with [execctrl, shiftctrl, out_init, set_init, sideset_init]
+# after the words and one offset per PIO block: 2 blocks before MicroPython 1.24, 3 since
+# (the RP2350's PIO2), so EXECCTRL is found from the end.
+EXECCTRL_FROM_END = 5
 
 # `{pad}` is loop_cycles - MIN_LOOP_CYCLES. Cycle counts per path are in the comments.
 PROGRAM = """
@@ -302,7 +305,7 @@ def rp2_program(loop_cycles):
     prog = rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)(body)
     # asm_pio has no argument for the MOV STATUS source; the StateMachine takes EXECCTRL
     # from this slot of the program whole (plus the wrap offsets).
-    prog[EXECCTRL_SLOT] |= EXECCTRL_STATUS  # type: ignore[index]  # the stub hides the list
+    prog[len(prog) - EXECCTRL_FROM_END] |= EXECCTRL_STATUS  # type: ignore  # the stub hides the list
     return prog
 
 

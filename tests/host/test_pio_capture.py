@@ -110,11 +110,14 @@ def test_freq_choice_and_checks():
         pc._check_freq(8_000_000, None)  # too few cycles for one pass
 
 
-def test_rp2_program_hands_the_same_words_to_asm_pio(monkeypatch):
+@pytest.mark.parametrize("blocks", [2, 3])
+def test_rp2_program_hands_the_same_words_to_asm_pio(monkeypatch, blocks):
     """rp2_program() through a stand-in rp2.asm_pio that works like MicroPython's.
 
     MicroPython's decorator swaps the function's module globals for its directives, runs
-    it twice (labels pass, emit pass) and returns [words, -1, -1, execctrl, shiftctrl, ...].
+    it twice (labels pass, emit pass) and returns [words, -1 per PIO block, execctrl,
+    shiftctrl, out_init, set_init, sideset_init]: 2 blocks before 1.24, 3 since (1.28 on a
+    Pico included).
     """
     calls = {}
 
@@ -148,7 +151,7 @@ def test_rp2_program_hands_the_same_words_to_asm_pio(monkeypatch):
             finally:
                 gl.clear()
                 gl.update(old)
-            return [emit.words, -1, -1, emit.execctrl]
+            return [emit.words] + [-1] * blocks + [emit.execctrl, 0, None, None, None]
 
         return dec
 
@@ -164,7 +167,8 @@ def test_rp2_program_hands_the_same_words_to_asm_pio(monkeypatch):
     ref = pc.assemble(pc.program_source(LOOP))
     assert prog[0] == ref.words
     # wrap bounds, and STATUS_SEL = RX (bit 4) with STATUS_N = 8 (the joined FIFO's depth)
-    assert prog[3] == (ref.wrap_target << 7) | (ref.wrap << 12) | 0x10 | 8
+    assert prog[1 + blocks] == (ref.wrap_target << 7) | (ref.wrap << 12) | 0x10 | 8
+    assert prog[1:1 + blocks] == [-1] * blocks
     assert calls["kw"] == {"in_shiftdir": 0, "fifo_join": 2}
     assert "assemble" in vars(pc) and "word" not in vars(pc)  # the module's globals came back
 
