@@ -20,6 +20,7 @@ core.TERMINAL once a side has won.
 
 from engine import anathema_cards as cards_data
 from engine import anathema_moves
+from engine import anathema_scoring as scoring
 from engine.anathema_cards import CARD_IDS, CARD_OF_ID, FAMILIAR
 from engine.anathema_groups import can_split
 from engine.core import CHANCE, TERMINAL, IllegalAction, digest_of
@@ -42,14 +43,14 @@ OPTIONS = {
 }
 MAX_TARGET = 999
 MAX_REWARDS_PER_CARD = 4
-FIRST_DEAL_TABLE = cards_data.FIRST_DEAL_TABLE
+FIRST_DEAL_TABLE = scoring.FIRST_DEAL_TABLE
 
 
 def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-_card = cards_data.card_of
+_card = scoring.card_of
 
 
 def _seat_name(p):
@@ -86,10 +87,10 @@ class Rules:
         if not _is_int(target) or not (1 <= target <= MAX_TARGET):
             raise ValueError("target must be an int 1-%d, got %r" % (MAX_TARGET, target))
         self.target = target
-        self.share_most, self.share_top = cards_data.check_ties(opts)
-        cards_data.check_choice(opts, "convert", cards_data.CONVERT_CHOICES)
+        self.share_most, self.share_top = scoring.check_ties(opts)
+        scoring.check_choice(opts, "convert", cards_data.CONVERT_CHOICES)
         self.convert_higher = opts["convert"] == "higher"
-        self.points = cards_data.point_values(opts["point_cards"])
+        self.points = scoring.point_values(opts["point_cards"])
         # Rewards are an advanced rule: a basic game keeps none (and saves none).
         if not self.advanced:
             opts["rewards"] = {}
@@ -132,7 +133,7 @@ class Rules:
         return [side]
 
     def deals_per_hand(self):
-        return cards_data.deals_per_hand(self.players)
+        return scoring.deals_per_hand(self.players)
 
 
 _rules_cache = [None, None, None]  # [players, options, Rules]
@@ -586,9 +587,9 @@ class AnathemaState:
                         familiars[s] += 1
                     card_points[s] += rules.points[c]
         share = rules.share_most
-        award, leaders = cards_data.award_most, cards_data.leaders
-        most_cards = award(leaders(counted), ns, cards_data.MOST_CARDS, share)
-        most_familiars = award(leaders(familiars), ns, cards_data.MOST_FAMILIARS, share)
+        award, leaders = scoring.award_most, scoring.leaders
+        most_cards = award(leaders(counted), ns, scoring.MOST_CARDS, share)
+        most_familiars = award(leaders(familiars), ns, scoring.MOST_FAMILIARS, share)
         points = [most_cards[s] + most_familiars[s] + sweeps[s] + card_points[s] for s in range(ns)]
         return {
             "dealer": self.dealer,
@@ -603,7 +604,7 @@ class AnathemaState:
         }
 
     def _check_end(self):
-        tops = cards_data.winning_sides(self.totals, self.rules.target, self.rules.share_top)
+        tops = scoring.winning_sides(self.totals, self.rules.target, self.rules.share_top)
         if tops:
             self.over = True
             self.winning_sides = tops

@@ -1,18 +1,17 @@
 """Reading a saved anathema_score state: every invariant a game keeps, checked (BadState).
 
-Kept apart from engine/anathema_score.py so that only reading a state (a resume, a replay
-check) loads these checks. The undo history is checked by taking it back entry by entry on
-a scratch copy: each entry must fit the state it left, so an undo can never reach a state
-a game could not.
+Kept apart from engine/anathema_score.py so that only reading a state loads these checks (the
+box resumes a game by replaying its records, and reads a kept state only when the journal no
+longer holds the whole game).
 """
 
-from engine import anathema_cards as cards_data
 from engine import anathema_score as score
+from engine import anathema_score_rules as rules_mod
+from engine import anathema_scoring as scoring
 from engine.core import BadState, load_checked
 from engine.rng import Rng
 
 MAX_COUNT = 100000  # any total of a saved game is far below this
-HISTORY_OPS = ("deal", "most_cards", "most_familiars", "sweep", "point", "next")
 
 
 def _bad(msg):
@@ -20,7 +19,7 @@ def _bad(msg):
 
 
 def _int_in(v, lo, hi, what):
-    if not score._is_int(v) or not (lo <= v <= hi):
+    if not rules_mod.is_int(v) or not (lo <= v <= hi):
         _bad("%s must be an int %d-%d, got %r" % (what, lo, hi, v))
     return v
 
@@ -36,7 +35,7 @@ def _ints(v, n, hi, what):
 def _tops(v, rules, what, may_be_none):
     if v is None and may_be_none:
         return None
-    why = score.sides_problem(v, rules.sides)
+    why = rules_mod.sides_problem(v, rules.sides)
     if why:
         _bad("%s: %s" % (what, why))
     return list(v)
@@ -51,15 +50,15 @@ def _load(d):
         _bad("not an anathema_score state")
     if d.get("version") != score.STATE_VERSION:
         _bad("unknown version %r" % (d.get("version"),))
-    n = _int_in(d["players"], score.MIN_PLAYERS, score.MAX_PLAYERS, "players")
+    n = _int_in(d["players"], rules_mod.MIN_PLAYERS, rules_mod.MAX_PLAYERS, "players")
     if not isinstance(d["options"], dict):
         _bad("options must be a dict")
     try:
-        rules = score.ScoreRules(n, d["options"])
+        rules = rules_mod.ScoreRules(n, d["options"])
     except ValueError as e:
         _bad(str(e))
     rng = d["rng"]
-    if not isinstance(rng, list) or not all(score._is_int(v) for v in rng):
+    if not isinstance(rng, list) or not all(rules_mod.is_int(v) for v in rng):
         _bad("rng must be a list of ints")
     s = score.AnathemaScore(rules, Rng(state=rng))
     sides = rules.sides
@@ -75,9 +74,9 @@ def _load(d):
     s.most_familiars = _tops(d["most_familiars"], rules, "most_familiars", k < 3)
     if (s.most_cards is None) != (k < 2) or (s.most_familiars is None) != (k < 3):
         _bad("the most entries do not fit step %s" % s.step)
-    s.sweeps = _ints(d["sweeps"], sides, score.MAX_SWEEPS, "sweeps")
+    s.sweeps = _ints(d["sweeps"], sides, rules_mod.MAX_SWEEPS, "sweeps")
     s.points = _ints(d["points"], sides, rules.point_total, "points")
-    if sum(s.sweeps) > score.MAX_SWEEPS or sum(s.points) > rules.point_total:
+    if sum(s.sweeps) > rules_mod.MAX_SWEEPS or sum(s.points) > rules.point_total:
         _bad("more sweeps or points than a hand holds")
     if (k < 3 and sum(s.sweeps)) or (k < 4 and sum(s.points)):
         _bad("sweeps or points entered before their step (%s)" % s.step)
@@ -90,17 +89,12 @@ def _load(d):
     s.winning = d["winning"]
     if not isinstance(s.winning, list) or (s.winning and not s.over):
         _bad("winning lists the winning sides of a game that is over, got %r" % (s.winning,))
-    won = cards_data.winning_sides(s.totals, rules.target, rules.share_top)
+    won = scoring.winning_sides(s.totals, rules.target, rules.share_top)
     if s.winning and s.winning != won or (not s.winning and won):
         _bad("winning %r does not follow from the totals %r" % (s.winning, s.totals))
     if s.winning and (k or s.deals):
         _bad("a won game stops at the end of its last hand")
     _check_dealers(s)
-    history = d["history"]
-    if not isinstance(history, list) or len(history) > score.HISTORY_LIMIT:
-        _bad("history must be a list of at most %d entries" % score.HISTORY_LIMIT)
-    s.history = [_entry(h, n) for h in history]
-    _check_history(s)
     return s
 
 
@@ -125,17 +119,15 @@ def _results(v, rules):
 
 
 def _check_hand(r, rules):
-    """A finished hand adds up as the score keeper scores it."""
-    sides = rules.sides
-    cards = cards_data.award_most(r["cards_lead"], sides, cards_data.MOST_CARDS, rules.share_most)
-    familiars = cards_data.award_most(r["familiars_lead"], sides, cards_data.MOST_FAMILIARS, rules.share_most)
-    if cards != r["most_cards"] or familiars != r["most_familiars"]:
-        _bad("a hand's most points do not follow from its leaders")
-    if sum(r["card_points"]) != rules.point_total or sum(r["sweeps"]) > score.MAX_SWEEPS:
+    """A finished hand adds up as the score keeper scores it: its result is the one a state
+    holding its entries gives."""
+    t = score.AnathemaScore(rules, None)
+    t.dealer, t.most_cards, t.most_familiars = r["dealer"], r["cards_lead"], r["familiars_lead"]
+    t.sweeps, t.points = r["sweeps"], r["card_points"]
+    if t._result() != r:
+        _bad("a hand's points do not follow from its entries")
+    if sum(r["card_points"]) != rules.point_total or sum(r["sweeps"]) > rules_mod.MAX_SWEEPS:
         _bad("a hand's point cards must add up to %d" % rules.point_total)
-    for s in range(sides):
-        if r["points"][s] != cards[s] + familiars[s] + r["sweeps"][s] + r["card_points"][s]:
-            _bad("a hand's points are not the sum of its categories")
 
 
 def _check_totals(s):
@@ -153,59 +145,9 @@ def _check_dealers(s):
     if rs and s.dealer != (rs[-1]["dealer"] + (0 if s.winning else 1)) % n:
         _bad("the dealer after hand %d is not left of its dealer" % len(rs))
     for i in range(len(rs) - 1):
-        if cards_data.winning_sides(_totals_after(rs, i, s.rules.sides), s.rules.target, s.rules.share_top):
+        if scoring.winning_sides(_totals_after(rs, i, s.rules.sides), s.rules.target, s.rules.share_top):
             _bad("hand %d won the game, yet hands follow it" % (i + 1))
 
 
 def _totals_after(results, i, sides):
     return [sum(r["points"][side] for r in results[: i + 1]) for side in range(sides)]
-
-
-def _entry(h, players):
-    if not isinstance(h, list) or len(h) != 2 or h[0] not in HISTORY_OPS:
-        _bad("history entries are [op, int], got %r" % (h,))
-    _int_in(h[1], -1, players - 1, "history argument")
-    return [h[0], h[1]]
-
-
-def _check_history(s):
-    """Take the history back on a scratch copy, newest first: each entry must be what made
-    the state it left (the right step, a count above 0, a hand to reopen)."""
-    t = score.AnathemaScore(s.rules, s.rng)
-    t.dealer, t.deals, t.step = s.dealer, s.deals, s.step
-    t.most_cards, t.most_familiars = s.most_cards, s.most_familiars
-    t.sweeps, t.points, t.totals = list(s.sweeps), list(s.points), list(s.totals)
-    t.results = list(s.results)
-    for entry in reversed(s.history):
-        why = _undoable(t, entry)
-        if why:
-            _bad("history entry %r does not fit: %s" % (entry, why))
-        t._undo(entry)
-
-
-def _undoable(t, entry):
-    op, arg = entry
-    sides = t.rules.sides
-    if op == "deal":
-        first = t.deals == 1 and not t.results
-        dealer = t.rules.options["dealer"] if first else t.dealer
-        if not t.deals or t.step not in ("deal", "cards") or arg != dealer:
-            return "no deal to take back"
-        return None
-    if op in score.MOST:
-        following = "familiars" if op == "most_cards" else "sweeps"
-        if t.step != following or arg != -1 or sum(t.sweeps):
-            return "not the last entry of its step"
-        return None
-    if op in ("sweep", "point"):
-        counts = t.sweeps if op == "sweep" else t.points
-        if t.step != op + "s" or not 0 <= arg < sides or not counts[arg] or (op == "sweep" and sum(t.points)):
-            return "no %s of side %d to take back" % (op, arg)
-        return None
-    if arg != -1:
-        return "next takes no side"
-    if t.step == "points":
-        return None if not sum(t.points) else "points entered after it"
-    if t.step != "deal" or t.deals or not t.results:
-        return "no hand to reopen"
-    return None
