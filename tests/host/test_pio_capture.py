@@ -368,7 +368,8 @@ def test_each_press_gets_the_tick_of_the_first_sample_that_saw_it():
     for (ns, p), (mask, tick) in zip(presses, snaps, strict=True):
         assert mask & (1 << p)
         assert tick == b.expected_tick(ns)
-    # against the board's ticks_us(): START_LAG_US early (the bench starts the machine and reads the tick at one instant), less the wait for the sample
+    # against the board's ticks_us(): START_LAG_US early (the bench starts the machine and
+    # reads the tick at one instant), less the wait for the sample
     # (0..1 us), the same for every press
     for (ns, _), (_, tick) in zip(presses, snaps, strict=True):
         offset = ticks_diff(tick, b.t_origin) - ns / 1000
