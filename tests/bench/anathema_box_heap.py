@@ -10,22 +10,16 @@ one JSON line.
 Usage: micropython -X heapsize=192k tests/bench/anathema_box_heap.py [HANDS] [--root DIR]
 """
 
+import gc
+import json
 import sys
 
-REPO = __file__.rsplit("/tests/", 1)[0] if "/tests/" in __file__ else "."
-ROOT = REPO
-if "--root" in sys.argv:
-    ROOT = sys.argv[sys.argv.index("--root") + 1]
-sys.path.insert(0, REPO)
-sys.path.insert(0, ROOT)
+import bench_paths  # noqa: F401 - the repository and --root on the path (tests/bench, the script's folder)
 
-import gc  # noqa: E402
-import json  # noqa: E402
-
-from firmware import modes  # noqa: E402
-from tests.shared.anathema_box import Clock, deal_hand, score_hand  # noqa: E402
-from tests.shared.compat import tmp_dir  # noqa: E402
-from tests.shared.mode_harness import Box  # noqa: E402
+from firmware import modes
+from tests.shared.anathema_box import Clock, deal_hand, score_hand
+from tests.shared.compat import tmp_dir
+from tests.shared.mode_harness import Box
 
 HAND = ([0], [1], [2], [0, 0, 0, 1, 1, 2, 2])  # one of each entry; nobody nears the target
 
