@@ -43,8 +43,12 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]  # the stub's const is generic; this stand-in is not
         return x
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only (it treats this name as true): the device imports rp2 lazily
+    import rp2  # noqa: F401 - named in a type comment below
 
 
 N_PINS = 8
@@ -284,7 +288,7 @@ def _check_freq(freq, sys_hz):
 
 def rp2_program(loop_cycles):
     """The assembled words wrapped by rp2.asm_pio (device only)."""
-    import rp2
+    import rp2  # noqa: F401 - named in a type comment below
 
     prog = assemble(program_source(loop_cycles))
     words = prog.words
@@ -304,13 +308,13 @@ def rp2_program(loop_cycles):
     prog = rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)(body)
     # asm_pio has no argument for the MOV STATUS source; the StateMachine takes EXECCTRL
     # from this slot of the program whole (plus the wrap offsets).
-    prog[len(prog) - EXECCTRL_FROM_END] |= EXECCTRL_STATUS
+    prog[len(prog) - EXECCTRL_FROM_END] |= EXECCTRL_STATUS  # type: ignore  # the stub hides the list
     return prog
 
 
 def _make_state_machine(sm_id, first_pin, freq):
     import machine
-    import rp2
+    import rp2  # noqa: F401 - named in a type comment below
 
     sys_hz = machine.freq()
     if freq is None:
@@ -350,7 +354,7 @@ class PioCapture:
             self._irq_on = machine.enable_irq
         elif freq is not None:
             _check_freq(freq, None)
-        self._sm = sm
+        self._sm = sm  # type: rp2.StateMachine
         self._pins = pins
         self._ring = ring
         self._now = now
