@@ -317,7 +317,7 @@ class Bench:
         """The tick PioCapture must give a press at press_ns: that of the first pass seeing it."""
         cycle = -(-press_ns // NS_PER_CYCLE)  # the first cycle with the pin low
         k = max(0, -(-(cycle - SAMPLE_CYCLE) // self.loop))
-        t_start = (self.t_origin - pc.START_MARGIN_US) & TICKS_MASK
+        t_start = (self.t_origin - pc.START_LAG_US) & TICKS_MASK
         return (t_start + k) & TICKS_MASK
 
 
@@ -368,11 +368,12 @@ def test_each_press_gets_the_tick_of_the_first_sample_that_saw_it():
     for (ns, p), (mask, tick) in zip(presses, snaps, strict=True):
         assert mask & (1 << p)
         assert tick == b.expected_tick(ns)
-    # against the board's ticks_us(): START_MARGIN_US early, less the wait for the sample
+    # against the board's ticks_us(): START_LAG_US early (the bench starts the machine and
+    # reads the tick at one instant), less the wait for the sample
     # (0..1 us), the same for every press
     for (ns, _), (_, tick) in zip(presses, snaps, strict=True):
         offset = ticks_diff(tick, b.t_origin) - ns / 1000
-        assert -pc.START_MARGIN_US - 1 < offset <= -pc.START_MARGIN_US + 1
+        assert -pc.START_LAG_US - 1 < offset <= -pc.START_LAG_US + 1
 
 
 def test_events_come_out_in_timestamp_order_whatever_the_pin():
@@ -431,7 +432,7 @@ def test_presses_in_the_same_sample_are_one_snapshot_and_tie_even_with_window_ze
 def test_counter_and_tick_wrap_inside_a_face_off():
     """2**32 - 6 passes after start: the 32-bit counter register, its 22-bit field in the
     FIFO word and the 30-bit tick domain all wrap between the presses of one face-off."""
-    b = Bench(Waveform([]), t_origin=3)
+    b = Bench(Waveform([]), t_origin=pc.START_LAG_US + 1)  # t_start = 1
     b.run_us(1)
     b.skip_idle((1 << 32) - 7)  # from pass 1 to pass 2**32 - 6
     assert b.emu.osr == 6
