@@ -61,6 +61,7 @@ VARIANTS = (
     {"cards": "table"},
     {"difficulty": "hard"},
     {"difficulty": "easy", "cards": "table"},
+    {"away": [2, 5], "cards": "table"},
 )
 ACTIONS_PER_TURN = 2
 ROLE_SEEN = ("anastasia", "other")  # what the table may say of a role it turned over (cards "table")
@@ -523,7 +524,10 @@ def new_game(seed, players, **options):
     for role, clues in invites:
         rng.shuffle(clues)  # the order of a fan says nothing about which card is which
         guest = Guest(role, clues)
-        guest.gems = opts["guest_gems"]
+        if len(state.guests) + 1 in opts["away"]:
+            guest.status = LEFT  # gone before the game began: its gems stay in the supply
+        else:
+            guest.gems = opts["guest_gems"]
         state.guests.append(guest)
     keep = opts["deck_blanks"]
     state.clue_deck = rest + blanks[:keep]
@@ -533,7 +537,7 @@ def new_game(seed, players, **options):
     state.purses = [purse] * players
     tokens = opts["tokens_solo"] if players == 1 else opts["tokens_group"]
     state.tokens = [tokens] * len(state.tokens)
-    state.supply = opts["gem_total"] - purse * players - opts["guest_gems"] * GUESTS
+    state.supply = opts["gem_total"] - purse * players - opts["guest_gems"] * (GUESTS - len(opts["away"]))
     state.automa_deck = list(range(len(state.deck_cards)))
     rng.shuffle(state.automa_deck)
     if state.on_table():
