@@ -12,7 +12,7 @@ A mode module defines `class Mode`, a firmware.modes.base.GameMode (docs/archite
 "Write a new mode").
 """
 
-from firmware.checks import int_range
+from firmware.checks import automa_deck, int_range, one_of
 
 
 class Entry:
@@ -38,6 +38,10 @@ AVAILABLE = (
     Entry("anomia", "Anomia buzzers", "firmware.modes.anomia", 3, 8, 4, {
         "tie_window_us": (int_range(0, 50000), 1000),
         "lockout_ms": (int_range(0, 10000), 800),
+    }),
+    Entry("anastasia_solo", "Anastasia solo", "firmware.modes.anastasia_solo", 1, 3, 1, {
+        "difficulty": (one_of(("normal", "easy", "hard")), "normal"),  # the built-in automa deck
+        "automa_deck": (automa_deck, None),  # a deck of your own, played instead (checks.automa_deck)
     }),
 )
 
