@@ -535,6 +535,6 @@ def new_game(seed, players, **options):
 
 def from_dict(d):
     """Rebuild a state saved by to_dict(); BadState if it is not a valid state."""
-    from engine.anastasia_saved import load_game  # only a restore needs the checks
+    from engine.anastasia_saved_game import load_game  # only a restore needs the checks
 
     return load_game(d)

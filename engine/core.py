@@ -15,7 +15,8 @@ Optional declarations:
   VARIANTS      tuple of option dicts the shared engine tests walk besides the defaults;
   UNDO_ACTION   the action that takes back the last one, when the engine keeps its own
                 undo history in the state (the box's session then uses it, and an undo
-                survives a reset); without it the session undoes from copies in RAM.
+                survives a reset); without it the session undoes by replaying the game's
+                standing actions from its seed (firmware/session.py).
 An engine whose game can be closed early offers ["end"] among its legal actions.
 """
 

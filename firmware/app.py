@@ -190,6 +190,21 @@ class App:
     def set_time(self, epoch):
         self.clock.set_epoch(epoch)
 
+    def act(self, action):
+        """The act op: one engine action for the running mode's game, checked as a button
+        entry is (GameMode.enter); ValueError with the reason when refused."""
+        enter = getattr(self.mode, "enter", None)
+        if enter is None:
+            from firmware.protocol import BUSY, OpError
+
+            raise OpError(BUSY, "no game is running (%s)" % self.mode_name)
+        why = enter(action, time.ticks_ms())
+        if why is not None:
+            raise ValueError(why)
+        session = self.mode.session
+        return {"n": session.n, "over": session.over, "scores": session.state.scores(),
+                "digest": session.state.digest()}
+
     def switch_mode(self, name, options=None):
         """Leave the current mode and start `name` ("menu" = back to the menu) with options
         (overrides of the mode's settings for the game it starts). ValueError if unknown or

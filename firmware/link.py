@@ -25,6 +25,7 @@ MAX_EPOCH = 4294967295
 MAX_NAME = 32
 MAX_PATH = 200
 MANIFEST_PIECE = 768  # bytes of .manifest.json per manifest reply
+MAX_ACTION = 16  # items in an act op's action (engine actions are short lists)
 MAX_DEPTH = 16  # deepest argument nesting accepted (records and settings go no deeper)
 _PAGE_BUDGET = P.MAX_REPLY_LINE - 128  # room for the reply's own fields and the CRC suffix
 _MISSING = object()
@@ -43,6 +44,7 @@ OPS = {
     "ack": ("seq",),
     "time_set": ("epoch",),
     "mode": ("name", "options"),
+    "act": ("action",),
     "files": ("after",),
     "manifest": ("offset",),
 }
@@ -295,6 +297,17 @@ class Link:
         except ValueError as e:
             raise P.OpError(P.BAD_ARG, clean(e, 120), {"name": clean(name, 32)})
         return {"mode": name}
+
+    def op_act(self, req):
+        action = req.get("action", _MISSING)
+        if (not isinstance(action, list) or not 1 <= len(action) <= MAX_ACTION
+                or not isinstance(action[0], str) or not 1 <= len(action[0]) <= MAX_NAME):
+            raise P.OpError(P.BAD_ARG, "'action' must be an engine action: a list like [\"draw\"]"
+                            " of at most %d items, its first a name" % MAX_ACTION)
+        try:
+            return self.ctx.act(action)
+        except ValueError as e:
+            raise P.OpError(P.BAD_ARG, clean(e, 160))
 
     def op_files(self, req):
         from firmware import files  # loaded only when a flash asks: no heap for it in play

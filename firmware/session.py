@@ -7,23 +7,29 @@ Every mode's game goes through a Session, so every mode gets the same behaviour:
 - abandon: a kept game that is not resumed is closed with reason "abandoned";
 - end: the engine's end action where it has one, a game_end record, the kept copy removed;
 - undo: the engine's own ["undo"] where it offers one (the undo is then part of the
-  game's state and survives a reset), else the last UNDO_DEPTH actions are taken back
-  from states kept in RAM, each with an undo record;
+  game's state and survives a reset), else back through the whole game: the state is
+  rebuilt from the game's seed and the actions still standing, read back from the
+  journal one record at a time (nothing but their n is held), and an undo record names
+  the action taken back. Any engine gets undo this way, with no copies kept in RAM;
+- resume of such an engine's game replays its records the same way and checks the
+  result against the digest of the kept copy (the copy is the fallback when the journal
+  no longer holds the whole game);
 - status: game id, actions, scores, storage trouble.
 A journal or flash failure never stops the game: it is kept in storage_error, the status
 LED blinks and a storage_error event goes out.
 """
 
+import gc
 import json
 import os
 
 from engine import gamelog
-from engine.core import IllegalAction, write_canonical
+from engine.core import IllegalAction, digest_of, write_canonical
 from engine.games import get_game
 from firmware.journal import replace_file
 from firmware.ticks import ticks_us
 
-UNDO_DEPTH = 8  # session undo levels for engines without an undo action (RAM only)
+REPLAY_CHUNK = 32  # actions replayed between two collections: the heap stays bounded
 KEPT_SUFFIX = "_game.json"
 
 
@@ -37,11 +43,12 @@ class Session:
         self.game_id = None  # seq of the game_start record
         self.n = 0  # actions recorded in this game
         self.seed = None
+        self.players = 0
         self.options = {}
         self.settings = {}
         self.over = False
         self.storage_error = None
-        self._undo = []  # [(n of the action, state dict before it)], newest last
+        self._seen = 0  # action records of the game the last _standing() found
 
     # ---- records
 
@@ -63,12 +70,12 @@ class Session:
         """A new game: game_start recorded, the game kept for a resume."""
         self.seed = ticks_us() & 0x3FFFFFFF
         self.state = self.engine.new_game(self.seed, players, **options)
+        self.players = players
         self.options = options
         self.settings = settings
         self.game_id = self.ctx.journal.last_seq + 1
         self.n = 0
         self.over = False
-        self._undo = []
         seats = self.ctx.roster
         names, colours = seats.seat_names(players), seats.seat_colours(players)
         roster = [{"name": names[p], "colour": list(colours[p])} for p in range(players)]
@@ -78,12 +85,7 @@ class Session:
 
     def apply(self, action, extra=None):
         """Apply an engine action (IllegalAction leaves everything as it was), record it, keep it."""
-        before = None if self.engine_undo else self.state.to_dict()
         self.state.apply(action)
-        if before is not None:
-            self._undo.append((self.n, before))
-            if len(self._undo) > UNDO_DEPTH:
-                self._undo.pop(0)
         self.record(gamelog.ACTION, gamelog.action_data(self.game_id, self.n, action, self.state, extra))
         self.n += 1
         self.keep()
@@ -98,10 +100,16 @@ class Session:
             except IllegalAction:
                 return False
             return True
-        if not self._undo:
+        try:
+            standing = self._standing()
+            if not standing:
+                return False
+            undone = standing.pop()
+            state = self._replay(standing)
+        except ValueError as e:  # records missing or damaged: say so, change nothing
+            self.fail("cannot undo: %s" % e)
             return False
-        undone, before = self._undo.pop()
-        self.state = self.engine.from_dict(before)
+        self.state = state
         self.record(gamelog.ACTION, gamelog.undo_data(self.game_id, self.n, undone, self.state))
         self.n += 1
         self.keep()
@@ -115,16 +123,75 @@ class Session:
         self.record(gamelog.GAME_END, gamelog.end_data(self.game_id, self.n, self.state, reason))
         self.n += 1
         self.over = True
-        self._undo = []
         self.forget()
-
-    # ---- the kept game
 
     def kept_path(self):
         return self.ctx.data_dir + "/" + self.ctx.name + KEPT_SUFFIX
 
+    # ---- the game rebuilt from its records
+
+    def _game_records(self):
+        """This game's records in the journal, decoded one at a time."""
+        gid = self.game_id
+        for rec in self.ctx.journal.iter_since(gid - 1):
+            if rec["seq"] == gid or rec["data"].get("game") == gid:
+                yield rec
+
+    def _standing(self, least=None):
+        """The n of every action still standing (not taken back by an undo record), in order;
+        ValueError unless the journal holds the game's start and its self.n action records
+        (at least `least` of them, if given). self._seen: how many it holds."""
+        standing = []
+        seen = 0
+        started = False
+        for rec in self._game_records():
+            if rec["kind"] == gamelog.GAME_START:
+                started = True
+            if rec["kind"] != gamelog.ACTION:
+                continue
+            d = rec["data"]
+            if d.get("n") != seen:
+                raise ValueError("action %d of the game is missing from the journal" % seen)
+            seen += 1
+            if "undo" in d:
+                if not standing or standing[-1] != d["undo"]:
+                    raise ValueError("undo record %d does not take back the last action" % d["n"])
+                standing.pop()
+            else:
+                standing.append(d["n"])
+        self._seen = seen
+        if not started or (seen != self.n if least is None else seen < least):
+            raise ValueError("the journal no longer holds the whole game")
+        return standing
+
+    def _replay(self, standing):
+        """A new state from the game's seed with the actions numbered in standing applied, each
+        read back from the journal; checked against the digest recorded after the last one."""
+        state = self.engine.new_game(self.seed, self.players, **self.options)
+        digest = None
+        i = 0
+        for rec in self._game_records():
+            d = rec["data"]
+            if rec["kind"] == gamelog.GAME_START:
+                digest = d.get("digest")
+            elif i < len(standing) and rec["kind"] == gamelog.ACTION and d.get("n") == standing[i]:
+                try:
+                    state.apply(d.get("action"))
+                except IllegalAction as e:
+                    raise ValueError("action %d does not replay: %s" % (d["n"], e))
+                digest = d.get("digest")
+                i += 1
+                if i % REPLAY_CHUNK == 0:
+                    gc.collect()  # the decoded records are garbage: keep the heap from filling
+        if i != len(standing) or state.digest() != digest:
+            raise ValueError("the replayed game differs from its records")
+        return state
+
+    # ---- the kept game
+
     def keep(self):
-        data = {"game": self.game_id, "n": self.n, "seed": self.seed, "options": self.options,
+        data = {"game": self.game_id, "n": self.n, "seed": self.seed, "players": self.players,
+                "options": self.options,
                 "settings": self.settings, "state": self.state.to_dict()}
         try:
             # streamed: the state (with its undo history) never has to be one string
@@ -143,7 +210,8 @@ class Session:
         none, it is over or unusable (said in storage_error, and the damaged file removed)."""
         try:
             with open(self.kept_path()) as f:
-                kept = _checked(json.load(f), self.engine)
+                kept = _checked(json.load(f))
+            kept["state"] = self._kept_state(kept)
         except OSError:
             return None
         except Exception as e:  # noqa: BLE001 - a damaged file must not stop the mode
@@ -155,15 +223,38 @@ class Session:
             return None
         return kept
 
+    def _kept_state(self, kept):
+        """The kept game's state. Where the session undoes by replay, the game is replayed from
+        the journal the same way (each replay checked against the digest its last record
+        holds): the records are what a host syncs, so they win over the kept copy, and they
+        may hold one action more (a cut between the journal's append and the copy's
+        replacement). The kept copy is the fallback when the journal no longer holds the game."""
+        saved = kept["state"]
+        players = kept.get("players")
+        if not self.engine_undo and isinstance(kept["seed"], int) and isinstance(players, int):
+            self.game_id, self.n, self.seed = kept["game"], kept["n"], kept["seed"]
+            self.players, self.options = players, kept["options"]
+            try:
+                state = self._replay(self._standing(kept["n"]))
+                if self._seen == kept["n"] and state.digest() != digest_of(saved):
+                    self.storage_error = "the kept copy differs from the records: resumed from the records"
+                kept["n"] = self._seen
+                return state
+            except ValueError as e:
+                why = str(e)
+            gc.collect()
+            self.storage_error = "game resumed from its kept copy (%s): undo stops here" % why
+        return self.engine.from_dict(saved)
+
     def resume(self, kept):
         self.state = kept["state"]
         self.game_id = kept["game"]
         self.n = kept["n"]
         self.seed = kept["seed"]
+        self.players = getattr(self.state, "players", kept.get("players"))
         self.options = kept["options"]
         self.settings = kept["settings"]
         self.over = False
-        self._undo = []
 
     def abandon(self, kept):
         """Close a kept game that is not being resumed, so its records end properly."""
@@ -190,9 +281,9 @@ def _end(state):
             pass  # an engine without an early end: the game closes as it stands
 
 
-def _checked(data, engine):
-    """A kept game file's data, checked, its state read by the engine (a plain dict, not a
-    class: the running mode holds less code): ValueError/KeyError/BadState if unusable."""
+def _checked(data):
+    """A kept game file's data, checked (a plain dict, not a class: the running mode holds
+    less code); its "state" is still the saved dict. ValueError/KeyError if unusable."""
     for key in ("game", "n"):
         if not isinstance(data[key], int):
             raise ValueError(key)
@@ -202,5 +293,6 @@ def _checked(data, engine):
     data["options"] = data.get("options") or {}
     if not isinstance(data["settings"], dict) or not isinstance(data["options"], dict):
         raise ValueError("settings")
-    data["state"] = engine.from_dict(data["state"])
+    if not isinstance(data["state"], dict):
+        raise ValueError("state")
     return data

@@ -296,3 +296,8 @@ class DeviceClient:
 
     def mode(self, name):
         return self.request("mode", name=name)["mode"]
+
+    def act(self, action):
+        """Apply one engine action to the running game, checked as a button entry is: the reply
+        (n, over, scores, digest); DeviceError (bad_arg with the reason, busy without a game)."""
+        return self.request("act", action=list(action))

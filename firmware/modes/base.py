@@ -9,6 +9,13 @@ no-ops by default:
     on_player(seat, down, tick_us)   a debounced player edge, seat < self.players
     on_ok(now_ms)             ok during a game after the first action (before it, ok
                               cycles the player count through the entry's limits)
+    on_control(bit, now_ms) -> bool   ok, back or mode pressed during a game, before the
+                              framework's meaning: True when the mode used it (a pick
+                              list open, an entry half made), False to leave it to the
+                              framework (default)
+    refusal(action) -> str|None   the mode's own reason to refuse an entry the engine
+                              would take (default None)
+    on_refused(why, now_ms)   an entry was refused: show the one-line reason
     on_tick(now_ms)           every few ms while a game runs
     flush()                   settle what the mode decided but has not applied yet; called
                               before an undo, an end, a suspend
@@ -19,11 +26,15 @@ no-ops by default:
 
 Controls the framework handles: back = undo (with nothing to undo: back to the menu),
 mode = end the game, ok after the end = a new game.
+enter(action, now_ms) is the one way an engine action gets in, from the mode's buttons
+and from a host (the protocol's act op, through the app): the same checks, the reason
+when refused (nothing changed), the action event and on_game("action") when applied.
 Options (a host's mode op, a script) override the mode's settings for the game they
 start: {"players": n, <setting>: value}, checked like the settings. Without options a
 kept game is resumed; with options that differ from the kept game's, it is abandoned.
 """
 
+from engine.core import IllegalAction
 from firmware import modes
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
 from firmware.session import Session
@@ -60,7 +71,13 @@ class GameMode:
         pass
 
     # one no-op for the hooks that return nothing (their arguments are listed above)
-    on_game = on_player = on_ok = on_tick = flush = on_end = _nothing
+    on_game = on_player = on_ok = on_tick = flush = on_end = on_refused = _nothing
+
+    def on_control(self, bit, now_ms):
+        return False
+
+    def refusal(self, action):
+        return None
 
     def is_settled(self, now_ms):
         return True
@@ -79,6 +96,27 @@ class GameMode:
 
     def apply(self, action, extra=None):
         self.session.apply(action, extra)
+
+    def enter(self, action, now_ms):
+        """Apply one engine action entered at the table or by a host: None once applied, else
+        the one-line reason it was refused (and nothing changed)."""
+        session = self.session
+        if session.state is None or session.over:
+            why = "no game is running: ok starts one"
+        else:
+            self.flush()
+            why = self.refusal(action)
+            if why is None:
+                try:
+                    self.apply(action)
+                except IllegalAction as e:
+                    why = str(e)
+        if why is not None:
+            self.on_refused(why, now_ms)
+            return why
+        self.ctx.emit("action", {"n": session.n - 1, "action": action})
+        self.on_game("action", now_ms)
+        return None
 
     def new_game(self, now_ms):
         self.ctx.leds.set_colours(self.ctx.roster.seat_colours(self.players))
@@ -147,6 +185,8 @@ class GameMode:
         if not down:
             return bit != BACK_BIT or not self.session.over
         now_ms = self.ctx.clock.now_ms()
+        if not self.session.over and self.on_control(bit, now_ms):
+            return True
         if bit == BACK_BIT:
             return self.undo(now_ms)
         if bit == MODE_BIT:

@@ -107,6 +107,13 @@ def _not_dict(r):
     return v
 
 
+def _not_list(r):
+    v = _junk(r)
+    while isinstance(v, list):
+        v = _junk(r)
+    return v
+
+
 def _nested(r):
     depth = r.randint(17, 60)
     v = r.randint(0, 9)
@@ -225,6 +232,8 @@ def _bad_args(r, op):
         return {"epoch": r.choice([_not_int(r), -1, MAX_EPOCH + 1, 10 ** 25])}
     if op == "mode":
         return {"name": r.choice([_not_str(r), "", "m" * (MAX_NAME + 1), _nested(r)])}
+    if op == "act":
+        return {"action": r.choice([_not_list(r), [], [3, 1], ["x" * (MAX_NAME + 1)], ["draw"] + [0] * 16])}
     if op == "files":
         return {"after": r.choice([_not_str(r), "", "p" * (MAX_PATH + 1), _nested(r)])}
     if op == "manifest":

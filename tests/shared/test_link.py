@@ -31,6 +31,16 @@ class BoxCtx:
         self.epoch_offset = None
         self.busy = False
         self.broken = False
+        self.acted = []  # actions the act op handed over
+        self.game = None  # None: no game runs; else the reason to refuse, or "" to accept
+
+    def act(self, action):
+        if self.game is None:
+            raise P.OpError(P.BUSY, "no game is running (menu)")
+        if self.game:
+            raise ValueError(self.game)
+        self.acted.append(action)
+        return {"n": len(self.acted), "over": False}
 
     def status(self):
         if self.broken:
@@ -474,3 +484,21 @@ def test_files_and_manifest_ops_list_the_flashed_files_without_data():
             assert call(link, "manifest") == {"id": 77, "ok": True, "text": "", "size": 0}
         finally:
             os.chdir(here)
+
+
+def test_act_hands_a_well_formed_action_to_the_game_and_types_every_refusal():
+    with tmp_dir() as d:
+        ctx = BoxCtx(d)
+        link = Link(ctx)
+        for bad in ("draw", [], [3, 1], ["x" * 33], ["draw"] + [0] * 16, {"a": 1}, None):
+            assert error_of(call(link, "act", action=bad)) == P.BAD_ARG
+        assert error_of(call(link, "act")) == P.BAD_ARG
+        assert error_of(call(link, "act", action=["draw"], extra=1)) == P.BAD_ARG
+        assert ctx.acted == []
+        assert error_of(call(link, "act", action=["draw"])) == P.BUSY
+        ctx.game = "P2 has 3 gems: revealing a role costs 5"
+        r = call(link, "act", action=["reveal", 2, 5])
+        assert error_of(r) == P.BAD_ARG and r["error"]["msg"] == ctx.game and ctx.acted == []
+        ctx.game = ""
+        r = call(link, "act", action=["answer", 1, 7])
+        assert r["ok"] is True and r["n"] == 1 and ctx.acted == [["answer", 1, 7]]
