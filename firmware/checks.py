@@ -38,30 +38,18 @@ def one_of(values):
     return check
 
 
-MAX_USER_DECK = 1500  # bytes of a user's automa deck: the settings stay in RAM the whole time
-
-
 def automa_deck(v):
-    """A user's solo Anastasia automa deck: null or [] (the built-in decks), else card lines as
-    engine.anastasia_automa validates them (`tablemate config push` turns tables into lines).
-    The deck's module is loaded for the check only, then forgotten."""
+    """A user's solo Anastasia automa deck: null or [] (the built-in decks), else the card lines
+    firmware.deck_check accepts. That check and the engine's deck module are loaded for it
+    only, then forgotten: the menu's heap does not hold them."""
     if v is None or v == []:
         return None
-    if not isinstance(v, list) or not all(isinstance(line, str) for line in v):
-        return "must be null or a list of card lines like \"A1: draw 4, leave 1; leave 2\", got %r" % (v,)
-    size = sum(len(line.encode()) + 3 for line in v) + 1  # its JSON text
-    if size > MAX_USER_DECK:
-        return "is %d bytes; a deck on the box holds at most %d" % (size, MAX_USER_DECK)
     from firmware import modes
 
     before = modes.loaded()
     try:
-        from engine.anastasia_automa import BadDeck, validate_deck
+        from firmware.deck_check import check
 
-        try:
-            validate_deck(v)
-        except BadDeck as e:
-            return str(e)
+        return check(v)
     finally:
         modes.unload(before)
-    return None

@@ -20,25 +20,18 @@ Controls (mode = end the game, as everywhere):
 Every entry goes through GameMode.enter: refused with the engine's reason, nothing changed.
 """
 
-from engine.anastasia_automa import parse_card
-from engine.anastasia_solo_rules import AUTOMA, OVER, PARTY, REVEAL, player_name
+import engine.anastasia_solo  # noqa: F401, I001 - first: the biggest compile, on the least fragmented heap
+from engine.anastasia_solo_rules import AUTOMA, REVEAL
 from firmware.buttons import BACK_BIT, OK_BIT
-from firmware.modes import anastasia_solo_code as code
+from firmware.modes import anastasia_solo_screen as screen
 from firmware.modes.base import GameMode
-from firmware.modes.menu import CANCEL, CHOSEN, Menu
+from firmware.modes.menu import CANCEL, Menu
 
 GUESTS = 6
-GUEST_COLOUR = (255, 255, 255)
 # (menu item, engine action name) of a player's turn; the set-up items come only before the first action
 ACTIONS = (("Remove", "remove"), ("Draw", "draw"), ("Reveal clue", "reveal_clue"), ("Look", "look"),
            ("Reveal role", "reveal_role"))
 SETUP = (("Players", "players"), ("Guest away", "away"))
-ENDINGS = {
-    "found": "%s found her: Guest %d is Anastasia",
-    "automa_found": "The automa found her first: Guest %d",
-    "all_out": "Every player is out",
-    "none_hidden": "Anastasia left unseen",
-}
 
 
 class Mode(GameMode):
@@ -98,14 +91,14 @@ class Mode(GameMode):
         last = len(game.last_automa["actions"]) - 1 if shown is not None else 0
         if bit == OK_BIT and game.phase == AUTOMA:
             self.enter(["automa"], now_ms)
-        elif bit == OK_BIT and shown is not None and shown < last:
-            self.shown += 1  # the automa's next action
-        elif bit == OK_BIT and game.phase == REVEAL:
+            return True  # entered: on_game or on_refused showed it
+        if bit == OK_BIT and game.phase == REVEAL and (shown is None or shown >= last):
             self.enter(["role_seen", "other"], now_ms)
-        elif bit == OK_BIT and shown is not None:
-            self.shown = None  # the automa's turn is told: the next round
+            return True
+        if bit == OK_BIT and shown is not None:
+            self.shown = shown + 1 if shown < last else None  # the next action, or the next round
         elif shown is None and game.phase != REVEAL and (bit == OK_BIT or bit == BACK_BIT):
-            if self._pick().press(bit) == CANCEL:
+            if self.actions_pick().press(bit) == CANCEL:
                 if self.card_for is None:
                     return False  # back on the first action: the framework's undo
                 self._close()
@@ -122,18 +115,11 @@ class Mode(GameMode):
         self.show(now_ms)
 
     def on_end(self, now_ms):
-        result = self.game.result
-        reason = result["reason"] if result else None
-        if reason == "found":
-            text = ENDINGS[reason] % (player_name(result["by"]), result["guest"])
-        elif reason == "automa_found":
-            text = ENDINGS[reason] % result["guest"]
-        else:
-            text = ENDINGS.get(reason, "Game ended")
-        self._screen("GAME OVER", code.wrap(text + ".", 16) + ["", "ok: a new game"])
-        guest = result["guest"] if result else 0
-        self._lights([GUEST_COLOUR] * GUESTS, (1 << (guest - 1)) if guest else 0, None, now_ms)
+        screen.result(self, now_ms)
         self.away = []  # the next game starts with every guest at the party
+
+    def show(self, now_ms):
+        screen.show(self, now_ms)
 
     def mode_status(self):
         game = self.game
@@ -148,7 +134,7 @@ class Mode(GameMode):
     def on_guest(self, g, now_ms):
         game = self.game
         if self.shown is not None and self.shown < len(game.last_automa["actions"]) - 1:
-            self.on_refused("The automa's turn: ok shows its next action", now_ms)
+            self.on_refused("Press ok: the automa's next action", now_ms)
             return
         if game.phase == REVEAL:
             if g == game.turned[0]:
@@ -165,10 +151,10 @@ class Mode(GameMode):
             slot = self._slots(op, guest)[self.pick.index]
             self.enter([op, guest, slot], now_ms)
             return
-        op = self.ops[self._pick().index]
+        op = self.ops[self.actions_pick().index]
         if op == "players":
             self._change_players(now_ms)
-            self._pick().index = len(ACTIONS)  # stay on "Players" for the next step
+            self.actions_pick().index = len(ACTIONS)  # stay on "Players" for the next step
             self.show(now_ms)
         elif op == "away":
             self._toggle_away(g, now_ms)
@@ -181,7 +167,7 @@ class Mode(GameMode):
 
     def _clue(self, op, g, now_ms):
         """A clue action on Guest g: at once if one card can be meant, else the card pick list."""
-        slots = self._slots(op, g) if game_has(self.game, g) else []
+        slots = self._slots(op, g) if screen.at_party(self.game, g) else []
         if len(slots) == 1 or not slots:  # none: the engine says why
             self.enter([op, g, slots[0] if slots else 0], now_ms)
             return
@@ -205,12 +191,12 @@ class Mode(GameMode):
         self.end_game("setup_changed", now_ms, show=False)
         self.away = away
         self.new_game(now_ms)
-        self._pick().index = len(ACTIONS) + 1  # stay on "Guest away" for the next guest
+        self.actions_pick().index = len(ACTIONS) + 1  # stay on "Guest away" for the next guest
         self.show(now_ms)
 
     # ---- the pick lists
 
-    def _pick(self):
+    def actions_pick(self):
         """The open pick list; with none open, the actions of a turn (and the set-up's before
         the first action), the first one shown."""
         if self.pick is None:
@@ -222,98 +208,3 @@ class Mode(GameMode):
     def _close(self):
         self.pick = None
         self.card_for = None
-
-    # ---- what the box shows
-
-    def show(self, now_ms):
-        game = self.game
-        if game.phase == REVEAL and game.turned[1] >= 0:
-            g = game.turned[0]
-            self._screen("GUEST %d ROLE" % g, ["%s turns it over." % player_name(game.turned[1]),
-                                                "Is it Anastasia?", "", "G%d button: yes" % g, "ok: no"])
-            self._lights([GUEST_COLOUR] * GUESTS, 1 << (g - 1), None, now_ms)
-        elif self.shown is not None:
-            self._automa_action(now_ms)
-        elif game.phase == AUTOMA:
-            self._screen("ROUND %d OVER" % game.round, self._table_lines() + ["", "ok: automa turn"])
-            self._guests_lit(now_ms)
-        else:
-            self._turn(now_ms)
-
-    def _automa_action(self, now_ms):
-        game = self.game
-        rec = game.last_automa
-        card = parse_card(game.deck_cards[rec["card"]])
-        step = self.shown
-        tiers = card["actions"][step]
-        outcome = rec["actions"][step]
-        asking = game.phase == REVEAL and step == len(rec["actions"]) - 1
-        title, lines = code.action_screen(card["name"], tiers, outcome, step, rows=4 if asking else 6)
-        if asking:
-            lines += ["Anastasia? G%d" % game.turned[0], "btn: yes, ok: no"]
-        elif game.phase != OVER:
-            lines.append("ok: %s" % ("action 2" if step == 0 and len(rec["actions"]) > 1 else "next round"))
-        if self.note:
-            lines = lines[:5] + code.wrap(self.note, 16)[:2]
-        self._screen(title, lines)
-        colours, mask, blinks = code.led_code(tiers, outcome, step)
-        self._lights(colours, mask, blinks, now_ms)
-
-    def _turn(self, now_ms):
-        game = self.game
-        p = game.turn
-        title = "R%d %s ACTION %d/2" % (game.round, player_name(p), 3 - game.actions_left)
-        pick = self._pick()
-        lines = self._table_lines()
-        if self.card_for is not None:
-            op, g = self.card_for
-            lines = ["%s G%d:" % ("Reveal" if op == "reveal_clue" else "Look at", g), "which card?",
-                     "guest btn: this"]
-        elif self.session.n == 0:
-            lines.append("Set-up: %d player%s" % (self.players, "" if self.players == 1 else "s"))
-        if self.note:
-            lines = lines[:2] + code.wrap(self.note, 16)[:3]
-        self._screen(title, lines[:6] + [pick.line(16)])
-        if self.card_for is not None:
-            self._lights([GUEST_COLOUR] * GUESTS, 1 << (self.card_for[1] - 1), None, now_ms)
-        else:
-            self._guests_lit(now_ms)
-
-    def _table_lines(self):
-        """The purse and tokens of the player in turn; per guest its gems and face-up clues
-        ("-": gone, "x" after the gems: its role is face up, not Anastasia)."""
-        game = self.game
-        p = game.turn
-        gems = []
-        up = []
-        for x in game.guests:
-            if x.status != PARTY:
-                gems.append("-")
-                up.append("-")
-            else:
-                gems.append("%d%s" % (x.gems, "x" if x.role_shown else ""))
-                up.append(str(x.shown_count()))
-        return ["%s gems %d tok %d" % (player_name(p), game.purses[p], game.tokens_of(p)),
-                "G  1 2 3 4 5 6", "$  " + " ".join(gems), "up " + " ".join(up)]
-
-    def _screen(self, title, lines):
-        if self.ctx.display is not None:
-            self.ctx.display.text(lines, title=title[:16])
-
-    def _guests_lit(self, now_ms):
-        """The guests still at the party, lit (steady, their colour white)."""
-        mask = 0
-        for g in range(1, GUESTS + 1):
-            if game_has(self.game, g):
-                mask |= 1 << (g - 1)
-        self._lights([GUEST_COLOUR] * GUESTS, mask, None, now_ms)
-
-    def _lights(self, colours, mask, blinks, now_ms):
-        self.ctx.leds.set_colours(colours)
-        self.ctx.leds.lit(mask, now_ms, blinks)
-
-
-
-def game_has(game, g):
-    """True while Guest g is at the party."""
-    return game.guest(g).status == PARTY

@@ -95,11 +95,29 @@ def action_words(tiers, outcome):
         text = automa.tier_text(tier) + "."
         seen = outcome_text(tier, outcome["did"])
         if seen:
-            text += " " + seen[0].upper() + seen[1:] + "."
+            text = text[:-1] + ": " + seen + "."
     if failed and failed[0][0] != automa.GAME_OVER:
-        text += " (%s tier: %s)" % (automa.TIER_NAMES[len(failed) - 1].capitalize(),
-                                   automa.describe_reason(failed[-1]))
+        text += " (no %s: %s)" % (automa.TIER_NAMES[len(failed) - 1], short_reason(failed[-1]))
     return text
+
+
+def short_reason(reason):
+    """Why a tier could not be taken, short enough for the OLED (engine: describe_reason)."""
+    what = reason[0]
+    if what == automa.DECK_EMPTY:
+        return "clue deck empty"
+    g = reason[1]
+    if what == automa.ABSENT:
+        return "G%d is gone" % g
+    if what == automa.NO_FACEDOWN:
+        return "G%d has no face-down clue" % g
+    if what == automa.NO_UNSHOWN:
+        return "G%d has no unshown clue" % g
+    if what == automa.ROLE_SHOWN:
+        return "G%d's role is up" % g
+    if what == automa.SHORT:
+        return "G%d has %d gems, needs %d" % (g, reason[2], reason[3])
+    return automa.describe_reason(reason)
 
 
 def action_screen(card_name, tiers, outcome, step, width=16, rows=7):

@@ -91,7 +91,8 @@ BAD_FILES = [
     ("decktable.json", '{"anastasia_solo": {"automa_deck": [{"name": "t", "actions": [[["leave", 1]]]}]}}',
      "anastasia_solo.automa_deck: automa card 1 ('t'): a card has exactly 2 actions, got 1"),
     ("bigdeck.toml", "[anastasia_solo]\nautoma_deck = [%s]\n" % ", ".join(
-        '"card%02d: reveal_clue 1, exchange 2 3, return_reveal 5 3 6; draw 4, leave 1"' % i for i in range(20)),
+        '"card%02d: reveal_clue 1, exchange 2 3, return_reveal 5 3 6; draw 4, leave 1"' % i
+        for i in range(20)),
      "anastasia_solo.automa_deck: is 1521 bytes; a deck on the box holds at most 1500"),
     ("difficulty.toml", '[anastasia_solo]\ndifficulty = "brutal"\n',
      "anastasia_solo.difficulty: must be one of normal, easy, hard, got 'brutal'"),
@@ -101,7 +102,8 @@ BAD_FILES = [
 
 def test_an_automa_deck_goes_to_the_box_as_card_lines_and_an_empty_one_clears_it(tmp_path):
     table = {"name": "mine", "actions": [[["reveal_clue", 3], "exchange 4 5"], [["leave", 2]]]}
-    f = _write(tmp_path, "deck.json", json.dumps({"anastasia_solo": {"automa_deck": [table], "difficulty": "hard"}}))
+    solo = {"automa_deck": [table], "difficulty": "hard"}
+    f = _write(tmp_path, "deck.json", json.dumps({"anastasia_solo": solo}))
     assert config_cmd.load_config(f) == {"anastasia_solo": {
         "automa_deck": ["mine: reveal_clue 3, exchange 4 5; leave 2"], "difficulty": "hard"}}
     f = _write(tmp_path, "clear.toml", "[anastasia_solo]\nautoma_deck = []\n")
@@ -145,7 +147,7 @@ def test_written_files_read_back_to_the_same_settings(tmp_path):
     assert "mode" not in file_values
     assert file_values["roster"][0]["colour"] == "#ff8000"
     expected = {k: device[k] for k in config_cmd.CONFIG_KEYS}
-    expected["anastasia_solo"] = {"players": 1, "difficulty": "normal"}  # an unset deck (null) has no TOML form
+    expected["anastasia_solo"] = {"players": 1, "difficulty": "normal"}  # an unset deck (null): no TOML form
     for fmt in (".toml", ".json"):
         text = config_cmd.dumps(file_values, fmt)
         path = _write(tmp_path, "pulled" + fmt, text)
@@ -198,4 +200,5 @@ def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
         clear = _write(tmp_path, "clear.toml", "[anastasia_solo]\nautoma_deck = []\n")
         assert cli_main(["config", "push", str(clear), "--port", sim.port]) == 0
         with DeviceClient(sim.port) as dev:
-            assert dev.settings_get()["anastasia_solo"] == {"players": 1, "difficulty": "normal", "automa_deck": []}
+            solo = dev.settings_get()["anastasia_solo"]
+            assert solo == {"players": 1, "difficulty": "normal", "automa_deck": []}
