@@ -29,10 +29,10 @@ def list_or_null(v):
     return None
 
 
-def one_of(values):
+def one_of(*choices):
     def check(v):
-        if v not in values:
-            return "must be one of %s, got %r" % (", ".join(values), v)
+        if v not in choices:
+            return "must be one of %s, got %r" % (", ".join(choices), v)
         return None
 
     return check

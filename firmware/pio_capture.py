@@ -9,8 +9,15 @@ previous one it pushes one 30-bit word to the RX FIFO:
     bits 21..0   low 22 bits of a 32-bit down-counter, one step per pass (per us)
 
 One word per change (not a counter word plus a level word) keeps every FIFO word a small
-int, so sm.get() allocates nothing on a 32-bit port, and a full FIFO can only drop whole
-changes (`push noblock`): it never stalls the counter and never splits a pair.
+int, so sm.get() allocates nothing on a 32-bit port.
+
+A full FIFO (the CPU drains late, e.g. while NeoPixel writes hold interrupts off) never
+loses the buttons' state: before it reports a change the program reads the RX level
+through `mov x, status` (EXECCTRL: STATUS_SEL = RX, STATUS_N = the joined depth, 8), and
+only when there is room does it push and take the sample as reported (Y). With the FIFO
+full it keeps Y, so every later pass sees the change again and reports it, with that
+pass's counter, as soon as a word was drained. Chatter in between is lost; the last
+state never is. The counter never stalls either way.
 
 Timing: both paths through the loop take the same number of cycles (the unchanged path
 pads with a delay), so the sample period and the counter step are exactly one pass:
@@ -19,7 +26,8 @@ at the Pico's 125 MHz, 6 at 150 MHz) one pass is 25 cycles of 40 ns = 1.000 us. 
 counter and ticks_us() both come from the board's crystal, so with an integer divider
 they never drift apart.
 
-Conversion: PioCapture.start() notes t_start, a tick no later than the first pass. The
+Conversion: PioCapture.start() notes t_start, the tick of the first pass: the tick read
+right after the enable (interrupts off around both), less START_LAG_US. The
 sample of pass k carries counter -k (mod 2**22), so its tick is t_start + k. drain()
 recovers k from the counter and now: the drain must run within 2**22 us (4.19 s) of the
 sample, which the IRQ (immediate) or any poll loop guarantees. Wrap of the 32-bit
@@ -35,8 +43,12 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]  # the stub's const is generic; this stand-in is not
         return x
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only (it treats this name as true): the device imports rp2 lazily
+    import rp2  # noqa: F401 - named in a type comment below
 
 
 N_PINS = 8
@@ -44,9 +56,18 @@ PLAYER_FIELD = 0xFF
 COUNTER_BITS = 22
 COUNTER_MASK = const(0x3FFFFF)
 DEFAULT_FREQ = 25000000
-MIN_LOOP_CYCLES = 12  # the changed path without padding
-MAX_LOOP_CYCLES = 43  # padding is one delay field: at most 31
-START_MARGIN_US = 2  # t_start is taken this much early so no sample looks newer than now
+MIN_LOOP_CYCLES = 14  # the changed path without padding
+MAX_LOOP_CYCLES = 45  # padding is one delay field: at most 31
+# From the state machine's enable to the ticks_us() read after it, on a Pico at 125 MHz
+# (measured on the emulated RP2040: tests/host/test_pico_box.py).
+START_LAG_US = 15
+RX_DEPTH = const(8)  # the joined RX FIFO (fifo_join=JOIN_RX)
+# EXECCTRL STATUS_SEL (bit 4) = 1: `mov x, status` is all ones while RX level < STATUS_N (bits 3..0)
+EXECCTRL_STATUS = const(0x10 | RX_DEPTH)
+# rp2.asm_pio's program list ends with [execctrl, shiftctrl, out_init, set_init, sideset_init]
+# after the words and one offset per PIO block: 2 blocks before MicroPython 1.24, 3 since
+# (the RP2350's PIO2), so EXECCTRL is found from the end.
+EXECCTRL_FROM_END = 5
 
 # `{pad}` is loop_cycles - MIN_LOOP_CYCLES. Cycle counts per path are in the comments.
 PROGRAM = """
@@ -57,20 +78,24 @@ PROGRAM = """
     in pins, 8              ; 2  THE sample: all 8 player pins in one cycle
     mov x, isr              ; 3
     jmp x!=y changed        ; 4
-    jmp fetch [4]           ; 5-9   unchanged: as long as the changed path's 5-10
+    jmp fetch [6]           ; 5-11  unchanged: as long as the changed paths' 5-11
 changed:
-    mov y, x                ; 5  remember this sample
-    mov x, osr              ; 6
-    in x, 22                ; 7  ISR = levels << 22 | counter & 0x3FFFFF
-    push noblock            ; 8  FIFO full: the change is dropped, the counter runs on
-    irq nowait 0 rel        ; 9  wake the CPU (StateMachine.irq)
-    jmp count               ; 10
+    mov x, status           ; 5  all ones while the RX FIFO has room (EXECCTRL_STATUS)
+    jmp !x full             ; 6  (no delay here: it would hold the taken path too)
+    mov y, isr              ; 7  remember this sample: it WILL be pushed
+    mov x, osr              ; 8
+    in x, 22                ; 9  ISR = levels << 22 | counter & 0x3FFFFF
+    push noblock            ; 10 never drops: there was room at 5 and only the CPU moves it
+    irq nowait 0 rel        ; 11 wake the CPU (StateMachine.irq)
+    jmp count               ; 12
+full:
+    jmp fetch [4]           ; 7-11  FIFO full: Y keeps the last reported sample, the next pass retries
 fetch:
-    mov x, osr              ; 10
+    mov x, osr              ; 12
 count:
-    jmp x-- store           ; 11  decrement; both outcomes land on `store`
+    jmp x-- store           ; 13  decrement; both outcomes land on `store`
 store:
-    mov osr, x [{pad}]      ; 12 + pad = loop_cycles
+    mov osr, x [{pad}]      ; 14 + pad = loop_cycles
 .wrap
 """
 
@@ -263,7 +288,7 @@ def _check_freq(freq, sys_hz):
 
 def rp2_program(loop_cycles):
     """The assembled words wrapped by rp2.asm_pio (device only)."""
-    import rp2
+    import rp2  # noqa: F401 - named in a type comment below
 
     prog = assemble(program_source(loop_cycles))
     words = prog.words
@@ -280,12 +305,16 @@ def rp2_program(loop_cycles):
             if i == bottom:
                 g["wrap"]()
 
-    return rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)(body)
+    prog = rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)(body)
+    # asm_pio has no argument for the MOV STATUS source; the StateMachine takes EXECCTRL
+    # from this slot of the program whole (plus the wrap offsets).
+    prog[len(prog) - EXECCTRL_FROM_END] |= EXECCTRL_STATUS  # type: ignore  # the stub hides the list
+    return prog
 
 
 def _make_state_machine(sm_id, first_pin, freq):
     import machine
-    import rp2
+    import rp2  # noqa: F401 - named in a type comment below
 
     sys_hz = machine.freq()
     if freq is None:
@@ -295,6 +324,14 @@ def _make_state_machine(sm_id, first_pin, freq):
     pins = [Pin(first_pin + i, Pin.IN, Pin.PULL_UP) for i in range(N_PINS)]
     sm = rp2.StateMachine(sm_id, rp2_program(freq // 1000000), freq=freq, in_base=pins[0])
     return sm, pins
+
+
+def _no_irq_off():
+    return 0
+
+
+def _no_irq_on(_state):
+    pass
 
 
 class PioCapture:
@@ -307,11 +344,17 @@ class PioCapture:
     """
 
     def __init__(self, first_pin, ring, sm_id=0, freq=None, now=ticks_us, sm=None, pins=None):
+        self._irq_off = _no_irq_off
+        self._irq_on = _no_irq_on
         if sm is None:
             sm, pins = _make_state_machine(sm_id, first_pin, freq)
+            import machine
+
+            self._irq_off = machine.disable_irq
+            self._irq_on = machine.enable_irq
         elif freq is not None:
             _check_freq(freq, None)
-        self._sm = sm
+        self._sm = sm  # type: rp2.StateMachine
         self._pins = pins
         self._ring = ring
         self._now = now
@@ -340,9 +383,14 @@ class PioCapture:
         ring.level = (ring.level & ~PLAYER_FIELD) | self.read()
         sm.irq(handler=self._handler if use_irq else None, hard=True)
         sm.restart()
-        t = self._now()
+        # The tick right after the enable, with interrupts off: the first pass pushes at
+        # once, and a drain run before _t_start is set, or between the enable and the
+        # tick, would put every timestamp off by its run time.
+        state = self._irq_off()
         sm.active(1)
-        self._t_start = ticks_add(t, -START_MARGIN_US)
+        t = self._now()
+        self._t_start = ticks_add(t, -START_LAG_US)
+        self._irq_on(state)
 
     def stop(self):
         self._sm.active(0)

@@ -2,7 +2,14 @@
 
 from engine.rng import Rng
 from firmware.buttons import BACK_BIT, MODE_BIT, Debouncer, EdgeRing, IrqCapture
-from firmware.pio_capture import COUNTER_BITS, PioCapture, assemble, counter_tick, program_source
+from firmware.pio_capture import (
+    COUNTER_BITS,
+    START_LAG_US,
+    PioCapture,
+    assemble,
+    counter_tick,
+    program_source,
+)
 from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff
 from tests.shared.compat import assert_alloc_free, raises
 
@@ -372,8 +379,8 @@ class WordsSM:
 # The capture program as assembled for the default 25 MHz (pioasm hex); checked against the
 # datasheet's encoding table in tests/host/test_pio_capture.py.
 PROGRAM_HEX = [
-    "a0e3", "a04b", "a0c3", "4008", "a026", "00a7", "040d", "a041",
-    "a027", "4036", "8000", "c010", "000e", "a027", "004f", "ade1",
+    "a0e3", "a04b", "a0c3", "4008", "a026", "00a7", "0610", "a025", "002f", "a046",
+    "a027", "4036", "8000", "c010", "0011", "0410", "a027", "0052", "abe1",
 ]
 
 
@@ -381,7 +388,7 @@ def test_program_assembles_the_same_on_this_runtime():
     # the device assembles PROGRAM itself at start-up, with MicroPython's str methods
     prog = assemble(program_source(25))
     assert ["%04x" % w for w in prog.words] == PROGRAM_HEX
-    assert (prog.wrap_target, prog.wrap) == (2, 15)
+    assert (prog.wrap_target, prog.wrap) == (2, 18)
 
 
 def pio_word(down_mask, counter):
@@ -396,7 +403,7 @@ def test_pio_drain_converts_counters_to_ticks():
     cap = PioCapture(2, ring, now=clock.now, sm=sm)
     cap.start(use_irq=True)
     assert sm.handler is not None
-    t_start = ticks_add(t_origin, -2)
+    t_start = ticks_add(t_origin, -START_LAG_US)
     # samples at passes 5, 30 and 40 (counter = -pass), drained at pass 45
     sm.words = [pio_word(0b1, -5), pio_word(0b11, -30), pio_word(0b10, -40)]
     clock.t = ticks_add(t_start, 45)
