@@ -1,5 +1,6 @@
-"""A solo Anastasia box on the mode harness, pressed as a person would (the specs of
-test_anastasia_solo_mode and test_anastasia_solo_automa_mode)."""
+"""A solo Anastasia box on the mode harness, pressed as a person would: the helper of the
+test_anastasia_solo_* mode specs. They are small modules of one or two tests each, each run
+in its own process: the mode, its engine and the harness nearly fill a 192k heap."""
 
 # The mode first (it imports its engine first): compiling their source needs the most room,
 # so it is done while the heap is still empty, and its garbage collected before the next

@@ -1,5 +1,5 @@
-"""A role the automa turns over in the Anastasia solo mode waits for the table (and survives a
-power cut); the automa finding Anastasia; undo back through its turn."""
+"""A role the automa turns over in the Anastasia solo mode waits for the table, and for it
+through a power cut; then a player finds Anastasia, and the records replay."""
 
 from tests.shared.anastasia_solo_box import REMOVE, REVEAL_CLUE, REVEAL_ROLE, Table, deck, replay  # noqa: I001
 from engine.anastasia_solo_rules import REVEAL
@@ -34,25 +34,3 @@ def test_a_role_the_automa_turns_over_waits_for_the_table_and_a_power_cut():
         end = [f for k, f in tb.box.events if k == "game"][-1]
         assert end["event"] == "end" and end["winners"] == [1] and end["reason"] == "ended"
         assert replay(tb.box).winners() == [0]
-
-
-def test_the_automa_finding_anastasia_and_undo_back_through_its_turn():
-    with tmp_dir() as d:
-        deck(d, ["x1: expend_reveal 1 3 2; leave 4"])
-        tb = Table(d)
-        tb.act(REMOVE, 5)
-        tb.act(REMOVE, 6)
-        tb.ok()
-        assert "Guest 1 expends 3 gems to reveal Guest 2" in tb.text()
-        tb.back()  # undo: the automa's card goes back
-        assert tb.screen()[0] == "ROUND 1 OVER" and tb.game.phase == "automa"
-        tb.back()
-        assert tb.game.guest(6).status == 0 and tb.screen()[0] == "R1 P1 ACTION 2/2"
-        tb.act(REMOVE, 6)
-        tb.ok()
-        tb.guest(2)  # the table: Guest 2 is Anastasia
-        assert tb.box.mode.session.over and "The automa found her first: Guest 2" in " ".join(tb.screen())
-        assert tb.box.lit() == [1]
-        assert replay(tb.box).winners() == [] and replay(tb.box).result["reason"] == "automa_found"
-        tb.ok()  # a new game, every guest back at the party
-        assert tb.screen()[0] == "R1 P1 ACTION 1/2" and tb.game.options["away"] == []
