@@ -39,6 +39,7 @@ AVAILABLE = (
         "tie_window_us": (int_range(0, 50000), 1000),
         "lockout_ms": (int_range(0, 10000), 800),
     }),
+    Entry("anastasia", "Finding Anastasia", "firmware.modes.anastasia", 4, 8, 5),
 )
 
 
@@ -61,6 +62,9 @@ def load(name):
         known = names()
         raise ValueError("no mode %r on this firmware (available: %s)"
                          % (name, ", ".join(known) if known else "none yet"))
+    import gc
+
+    gc.collect()  # a mode compiled from source (the virtual box) needs the heap's large free blocks
     module = __import__(entry.module, None, None, ["Mode"])
     return module.Mode
 

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from host.tui import RELEASE_S
 from tests.host.test_sim_boot import BIN, ROOT, image_processes, sim_command
 
 # .ci/run installs tmux; elsewhere the test says why it did not run
@@ -62,7 +63,10 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
 
         tmux.wait_for(lambda s: "P3 off" in s, timeout=5)  # dark again after the linger
 
-        tmux("send-keys", "-t", SESSION, "m")  # mode moves to the next entry: About
+        tmux("send-keys", "-t", SESSION, "m")  # mode moves to the next entry
+        tmux.wait_for(lambda s: ">Finding Anastas" in s, timeout=5)  # 16 OLED columns
+        time.sleep(3 * RELEASE_S)  # a key again within RELEASE_S is the same press, held
+        tmux("send-keys", "-t", SESSION, "m")  # and the next: About
         tmux.wait_for(lambda s: ">About" in s, timeout=5)
         tmux("send-keys", "-t", SESSION, "o")  # ok opens it
         about = tmux.wait_for(lambda s: "ABOUT" in s, timeout=5)
