@@ -5,6 +5,8 @@ MPY     := .venv/bin/micropython
 # A Pico-like heap budget for the MicroPython half of the tests (an RP2040 build has ~190 KB free).
 MPY_HEAP ?= 192k
 STAMP   := .venv/.installed
+# rp2040js (pinned by rp2box/package-lock.json) for the emulated Pico; npm from Debian's nodejs/npm.
+RP2JS   := rp2box/node_modules/.package-lock.json
 # Modules that talk to rp2 hardware: type-checked against the MicroPython rp2 stubs.
 RP2_CODE := firmware/board_pico.py firmware/pio_capture.py
 
@@ -18,10 +20,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+$(RP2JS): rp2box/package.json rp2box/package-lock.json
+	cd rp2box && npm ci --no-audit --no-fund --silent
+	touch $(RP2JS)
+
 run: $(STAMP)
 	.venv/bin/tablemate sim
 
-test: $(STAMP)
+test: $(STAMP) $(RP2JS)
 	@set -eo pipefail; \
 	echo "== ruff"; .venv/bin/ruff check . ; \
 	echo "== mypy: the rp2 board code against micropython-rp2-stubs"; \
@@ -49,4 +55,4 @@ flash: $(STAMP)
 	.venv/bin/tablemate flash $(if $(PORT),--port $(PORT))
 
 clean:
-	rm -rf .venv build *.egg-info .pytest_cache .ruff_cache
+	rm -rf .venv rp2box/node_modules build *.egg-info .pytest_cache .ruff_cache

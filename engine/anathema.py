@@ -20,6 +20,7 @@ core.TERMINAL once a side has won.
 
 from engine import anathema_cards as cards_data
 from engine import anathema_moves
+from engine import anathema_scoring as scoring
 from engine.anathema_cards import CARD_IDS, CARD_OF_ID, FAMILIAR
 from engine.anathema_groups import can_split
 from engine.core import CHANCE, TERMINAL, IllegalAction, digest_of
@@ -41,20 +42,15 @@ OPTIONS = {
     "last_play_sweep": cards_data.LAST_PLAY_SWEEP,
 }
 MAX_TARGET = 999
-MAX_CARD_POINTS = 13
 MAX_REWARDS_PER_CARD = 4
-FIRST_DEAL_TABLE = 4
+FIRST_DEAL_TABLE = scoring.FIRST_DEAL_TABLE
 
 
 def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _card(card_id, what):
-    c = CARD_OF_ID.get(card_id) if isinstance(card_id, str) else None
-    if c is None:
-        raise ValueError("%s: %r is not a card id (1a .. 13d)" % (what, card_id))
-    return c
+_card = scoring.card_of
 
 
 def _seat_name(p):
@@ -91,33 +87,16 @@ class Rules:
         if not _is_int(target) or not (1 <= target <= MAX_TARGET):
             raise ValueError("target must be an int 1-%d, got %r" % (MAX_TARGET, target))
         self.target = target
-        for name, choices in (("most_tie", cards_data.MOST_TIE_CHOICES),
-                              ("top_tie", cards_data.TOP_TIE_CHOICES),
-                              ("convert", cards_data.CONVERT_CHOICES)):
-            if opts[name] not in choices:
-                raise ValueError("%s must be one of %s, got %r" % (name, ", ".join(choices), opts[name]))
-        self.share_most = opts["most_tie"] == "all"
-        self.share_top = opts["top_tie"] == "share"
+        self.share_most, self.share_top = scoring.check_ties(opts)
+        scoring.check_choice(opts, "convert", cards_data.CONVERT_CHOICES)
         self.convert_higher = opts["convert"] == "higher"
-        self.points = self._points(opts["point_cards"])
+        self.points = scoring.point_values(opts["point_cards"])
         # Rewards are an advanced rule: a basic game keeps none (and saves none).
         if not self.advanced:
             opts["rewards"] = {}
         self.rewards = self._rewards(opts["rewards"])
         self.sides = 2 if self.partners else players
         self.options = copy_options(opts)  # validated, and shared with no caller
-
-    def _points(self, table):
-        if not isinstance(table, dict):
-            raise ValueError("point_cards must map card ids to points, got %r" % (table,))
-        points = [0] * 52
-        for cid in table:
-            c = _card(cid, "point_cards")
-            v = table[cid]
-            if not _is_int(v) or not (0 <= v <= MAX_CARD_POINTS):
-                raise ValueError("point_cards: %s is worth %r, not an int 0-%d" % (cid, v, MAX_CARD_POINTS))
-            points[c] = v
-        return points
 
     def _rewards(self, table):
         if not isinstance(table, dict):
@@ -154,9 +133,7 @@ class Rules:
         return [side]
 
     def deals_per_hand(self):
-        # 52 = 4 to the table + 4 per player on the first deal, 4 per player after.
-        n = self.players
-        return 1 + (52 - FIRST_DEAL_TABLE - 4 * n) // (4 * n)
+        return scoring.deals_per_hand(self.players)
 
 
 _rules_cache = [None, None, None]  # [players, options, Rules]
@@ -609,8 +586,10 @@ class AnathemaState:
                     if c % 4 == FAMILIAR:
                         familiars[s] += 1
                     card_points[s] += rules.points[c]
-        most_cards = self._most(counted, 3)
-        most_familiars = self._most(familiars, 1)
+        share = rules.share_most
+        award, leaders = scoring.award_most, scoring.leaders
+        most_cards = award(leaders(counted), ns, scoring.MOST_CARDS, share)
+        most_familiars = award(leaders(familiars), ns, scoring.MOST_FAMILIARS, share)
         points = [most_cards[s] + most_familiars[s] + sweeps[s] + card_points[s] for s in range(ns)]
         return {
             "dealer": self.dealer,
@@ -624,21 +603,9 @@ class AnathemaState:
             "points": points,
         }
 
-    def _most(self, counts, worth):
-        best = max(counts)
-        out = [0] * len(counts)
-        leaders = [s for s in range(len(counts)) if counts[s] == best]
-        if best > 0 and (len(leaders) == 1 or self.rules.share_most):
-            for s in leaders:
-                out[s] = worth
-        return out
-
     def _check_end(self):
-        best = max(self.totals)
-        if best < self.rules.target:
-            return
-        tops = [s for s in range(self.rules.sides) if self.totals[s] == best]
-        if len(tops) == 1 or self.rules.share_top:
+        tops = scoring.winning_sides(self.totals, self.rules.target, self.rules.share_top)
+        if tops:
             self.over = True
             self.winning_sides = tops
 

@@ -6,7 +6,16 @@ Card ids: the number 1-13 followed by one letter per suit, as the rulebook write
 card // 4 + 1 is its number and card % 4 its suit.
 """
 
-SUIT_LETTERS = "abcd"
+from engine.anathema_scoring import (  # noqa: F401 - the scoring data, named here with the rest
+    MOST_TIE,
+    MOST_TIE_CHOICES,
+    POINT_CARDS,
+    SUIT_LETTERS,
+    TARGET,
+    TOP_TIE,
+    TOP_TIE_CHOICES,
+)
+
 # In the order the rulebook first lists them; "d" is the suit counted for "most Familiars".
 SUIT_NAMES = ("Witch", "Spell", "Village", "Familiar")
 FAMILIAR = 3
@@ -25,13 +34,6 @@ def name(card):
     """A card as a person reads it: "7 of Witch (7a)"."""
     return "%d of %s (%s)" % (card // 4 + 1, SUIT_NAMES[card % 4], CARD_IDS[card])
 
-
-# Cards worth points when a hand is scored (the large 1 or 2 printed on them). The
-# rulebook does not list them; these are classic Casino's, with the suits matched in
-# bridge order (clubs, diamonds, hearts, spades = a, b, c, d), which puts spades on
-# the Familiars, the suit counted for "most": every 1 scores 1 (the aces), the 2 of
-# Familiar 1 (little casino, 2 of spades), the 10 of Spell 2 (big casino, 10 of diamonds).
-POINT_CARDS = {"1a": 1, "1b": 1, "1c": 1, "1d": 1, "2d": 1, "10b": 2}
 
 # Capture rewards, keyed by the capturing card, written as the card prints them:
 # "<card>: <reward>" (several separated by commas) means capturing that card with this
@@ -56,16 +58,8 @@ REWARDS = {
 }
 REWARD_KINDS = ("peek", "swap", "steal")
 
-# The other gaps, each an option of new_game() with the values it accepts.
-TARGET = 21  # points that end the game
-# Sides tied for most cards (or most Familiars): "none" of them scores it (classic
-# Casino), or "all" of them score it.
-MOST_TIE = "none"
-MOST_TIE_CHOICES = ("none", "all")
-# Two or more sides tied for the lead at or above the target when a hand ends:
-# "play_on" (another hand, until one side leads alone) or "share" (they all win).
-TOP_TIE = "play_on"
-TOP_TIE_CHOICES = ("play_on", "share")
+# The point cards, the target and the tie rules: engine/anathema_scoring.py. The other
+# gaps, each an option of new_game() with the values it accepts:
 # Turning a single build into a multiple one: the new value must be "not_lower" than
 # the old (the rulebook's Example 16 turns a 6 into a multiple 6, Example 17 refuses
 # a 7 into a multiple 6), or strictly "higher" (the rulebook's sentence, word for word).

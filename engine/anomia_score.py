@@ -18,7 +18,7 @@ current_player() is core.SIMULTANEOUS while the game runs (every face-off is a
 race) and core.TERMINAL once it is over.
 """
 
-from engine.core import SIMULTANEOUS, TERMINAL, IllegalAction, digest_of
+from engine.core import SIMULTANEOUS, TERMINAL, IllegalAction, action_name, digest_of
 from engine.rng import Rng
 
 MIN_PLAYERS = 3
@@ -124,11 +124,7 @@ class AnomiaScore:
             self.history.pop(0)
 
     def _check(self, action):
-        if self.over:
-            raise IllegalAction("the game is over")
-        if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
-            raise IllegalAction("an action is a list starting with its name, got %r" % (action,))
-        op = action[0]
+        op = action_name(action, self.over)
         if op in ("undo", "end"):
             if len(action) != 1:
                 raise IllegalAction("%s takes no arguments" % op)

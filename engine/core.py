@@ -38,6 +38,16 @@ class BadState(ValueError):
     """from_dict() was given something that is not a valid saved state."""
 
 
+def action_name(action, over):
+    """The name of an action (its first item) for a game that is `over` or not: IllegalAction
+    once it is over, or for anything but a list (or tuple) starting with a name."""
+    if over:
+        raise IllegalAction("the game is over")
+    if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
+        raise IllegalAction("an action is a list starting with its name, got %r" % (action,))
+    return action[0]
+
+
 def load_checked(load, d, game):
     """load(d), where a malformed d (a missing key, a wrong type) raises BadState naming
     the game instead of whatever error the loader tripped on."""

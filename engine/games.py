@@ -7,6 +7,7 @@ GAMES = {
     "anastasia_ledger": "engine.anastasia_ledger",  # the same game over what the table shows
     "anastasia_solo": "engine.anastasia_solo",  # Finding Anastasia, 1-3 players and the automa
     "anathema": "engine.anathema",
+    "anathema_score": "engine.anathema_score",  # the box's score keeper
 }
 
 

@@ -27,3 +27,12 @@ def list_or_null(v):
     if v is not None and not isinstance(v, list):
         return "must be null or a list, got %r" % (v,)
     return None
+
+
+def one_of(*choices):
+    def check(v):
+        if v not in choices:
+            return "must be one of %s, got %r" % (", ".join(choices), v)
+        return None
+
+    return check

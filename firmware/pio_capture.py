@@ -9,8 +9,15 @@ previous one it pushes one 30-bit word to the RX FIFO:
     bits 21..0   low 22 bits of a 32-bit down-counter, one step per pass (per us)
 
 One word per change (not a counter word plus a level word) keeps every FIFO word a small
-int, so sm.get() allocates nothing on a 32-bit port, and a full FIFO can only drop whole
-changes (`push noblock`): it never stalls the counter and never splits a pair.
+int, so sm.get() allocates nothing on a 32-bit port.
+
+A full FIFO (the CPU drains late, e.g. while NeoPixel writes hold interrupts off) never
+loses the buttons' state: before it reports a change the program reads the RX level
+through `mov x, status` (EXECCTRL: STATUS_SEL = RX, STATUS_N = the joined depth, 8), and
+only when there is room does it push and take the sample as reported (Y). With the FIFO
+full it keeps Y, so every later pass sees the change again and reports it, with that
+pass's counter, as soon as a word was drained. Chatter in between is lost; the last
+state never is. The counter never stalls either way.
 
 Timing: both paths through the loop take the same number of cycles (the unchanged path
 pads with a delay), so the sample period and the counter step are exactly one pass:
@@ -44,9 +51,16 @@ PLAYER_FIELD = 0xFF
 COUNTER_BITS = 22
 COUNTER_MASK = const(0x3FFFFF)
 DEFAULT_FREQ = 25000000
-MIN_LOOP_CYCLES = 12  # the changed path without padding
-MAX_LOOP_CYCLES = 43  # padding is one delay field: at most 31
+MIN_LOOP_CYCLES = 14  # the changed path without padding
+MAX_LOOP_CYCLES = 45  # padding is one delay field: at most 31
 START_MARGIN_US = 2  # t_start is taken this much early so no sample looks newer than now
+RX_DEPTH = const(8)  # the joined RX FIFO (fifo_join=JOIN_RX)
+# EXECCTRL STATUS_SEL (bit 4) = 1: `mov x, status` is all ones while RX level < STATUS_N (bits 3..0)
+EXECCTRL_STATUS = const(0x10 | RX_DEPTH)
+# rp2.asm_pio's program list ends with [execctrl, shiftctrl, out_init, set_init, sideset_init]
+# after the words and one offset per PIO block: 2 blocks before MicroPython 1.24, 3 since
+# (the RP2350's PIO2), so EXECCTRL is found from the end.
+EXECCTRL_FROM_END = 5
 
 # `{pad}` is loop_cycles - MIN_LOOP_CYCLES. Cycle counts per path are in the comments.
 PROGRAM = """
@@ -57,20 +71,24 @@ PROGRAM = """
     in pins, 8              ; 2  THE sample: all 8 player pins in one cycle
     mov x, isr              ; 3
     jmp x!=y changed        ; 4
-    jmp fetch [4]           ; 5-9   unchanged: as long as the changed path's 5-10
+    jmp fetch [6]           ; 5-11  unchanged: as long as the changed paths' 5-11
 changed:
-    mov y, x                ; 5  remember this sample
-    mov x, osr              ; 6
-    in x, 22                ; 7  ISR = levels << 22 | counter & 0x3FFFFF
-    push noblock            ; 8  FIFO full: the change is dropped, the counter runs on
-    irq nowait 0 rel        ; 9  wake the CPU (StateMachine.irq)
-    jmp count               ; 10
+    mov x, status           ; 5  all ones while the RX FIFO has room (EXECCTRL_STATUS)
+    jmp !x full             ; 6  (no delay here: it would hold the taken path too)
+    mov y, isr              ; 7  remember this sample: it WILL be pushed
+    mov x, osr              ; 8
+    in x, 22                ; 9  ISR = levels << 22 | counter & 0x3FFFFF
+    push noblock            ; 10 never drops: there was room at 5 and only the CPU moves it
+    irq nowait 0 rel        ; 11 wake the CPU (StateMachine.irq)
+    jmp count               ; 12
+full:
+    jmp fetch [4]           ; 7-11  FIFO full: Y keeps the last reported sample, the next pass retries
 fetch:
-    mov x, osr              ; 10
+    mov x, osr              ; 12
 count:
-    jmp x-- store           ; 11  decrement; both outcomes land on `store`
+    jmp x-- store           ; 13  decrement; both outcomes land on `store`
 store:
-    mov osr, x [{pad}]      ; 12 + pad = loop_cycles
+    mov osr, x [{pad}]      ; 14 + pad = loop_cycles
 .wrap
 """
 
@@ -280,7 +298,11 @@ def rp2_program(loop_cycles):
             if i == bottom:
                 g["wrap"]()
 
-    return rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)(body)
+    prog = rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)(body)
+    # asm_pio has no argument for the MOV STATUS source; the StateMachine takes EXECCTRL
+    # from this slot of the program whole (plus the wrap offsets).
+    prog[len(prog) - EXECCTRL_FROM_END] |= EXECCTRL_STATUS
+    return prog
 
 
 def _make_state_machine(sm_id, first_pin, freq):

@@ -171,6 +171,11 @@ def main(argv=None):
     least = smallest_heap(soak_runs(300, args.mode), 96, 320)
     row("smallest heap running the mode", "%s k" % least, "bisection: boot + 300 face-offs, 64-bit port")
 
+    from tests.host.test_pio_capture import longest_late_drain
+
+    row("PIO capture: longest late drain losing no press", "%.3f s" % (longest_late_drain() / 1e6),
+        "emulated RP2040 PIO, bounce storm + held press, bisection")
+
     row("virtual device boot to ready", "%.2f s" % boot_to_ready(), "start -> hello answered (median of 3)")
 
     fz = fuzz_rate(args.fuzz)

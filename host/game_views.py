@@ -12,10 +12,19 @@ BASE_COLUMNS = ("seq", "kind", "t", "n", "action", "digest", "scores", "winners"
 
 
 class GameView:
-    """Any game: its actions and their scores; who won each finished game."""
+    """Any game: its actions and their scores; who won each finished game. A view with
+    `figures` ((key, column title), ...) and a `title` adds them to each PlayerStats.figures in tally(), and
+    `tablemate stats` prints them as a table of their own."""
 
     kind = "game"
+    title = ""
     columns = BASE_COLUMNS
+    figures = ()
+    won_reasons = ("ended",)  # the game_end reasons whose winners count as games won
+
+    def of(self, game):
+        """The view of one stored game (a view that reads a game in order keeps its place)."""
+        return self
 
     def detail(self, rec):
         d = rec["data"]
@@ -38,7 +47,7 @@ class GameView:
             ps = player(i)
             if ps:
                 ps.games += 1
-        if game["ended"] and game["reason"] == "ended":
+        if game["ended"] and game["reason"] in self.won_reasons:
             for w in game["winners"] or []:
                 ps = player(w)
                 if ps:
@@ -119,11 +128,75 @@ def faceoff_events(records):
     return events
 
 
+class HandView(GameView):
+    """The Anathema score keeper: deals, each hand's entries by category, hands scored to 21
+    (engine/anathema_score.py). Statistics per player come from the hands as the engine
+    scored them on replay; partners share their side's figures."""
+
+    kind = "hands"
+    title = "Anathema hands (partners share their side's; most = hands that scored it)"
+    won_reasons = ("won",)  # a game ended early has no winner
+    figures = (("hands", "HANDS"), ("points", "POINTS"), ("most_cards", "MOST CARDS"),
+               ("most_familiars", "MOST FAM"), ("sweeps", "SWEEPS"), ("card_points", "CARD PTS"))
+
+    def __init__(self, game=None):
+        self.partners = bool(game and (game.get("options") or {}).get("partners"))
+        self.scores = None  # the scores before the record being read (detail reads in order)
+
+    def of(self, game):
+        return HandView(game)
+
+    def side(self, s):
+        return "P%d+P%d" % (s + 1, s + 3) if self.partners else "P%d" % (s + 1)
+
+    def detail(self, rec):
+        d = rec["data"]
+        before, self.scores = self.scores, d.get("scores")
+        action = d.get("action")
+        if rec["kind"] != "action" or "undo" in d or not isinstance(action, list) or not action:
+            return GameView.detail(self, rec)
+        op, arg = action[0], action[1] if len(action) > 1 else None
+        if op == "deal":
+            return "P%d dealt" % (arg + 1) if isinstance(arg, int) else ""
+        if op in ("most_cards", "most_familiars") and isinstance(arg, list):
+            tie = " (tie)" if len(arg) > 1 else ""
+            return "most %s: %s%s" % (op[5:].replace("_", " "), " ".join(self.side(s) for s in arg), tie)
+        if op in ("sweep", "point") and isinstance(arg, int):
+            return "%s +1 %s" % (self.side(arg), op)
+        if op == "next":
+            if before is None or self.scores == before:
+                return "sweeps entered"
+            return "hand scored: totals %s" % " ".join(str(s) for s in self.scores or [])
+        return GameView.detail(self, rec)
+
+    def tally(self, player, game, records):
+        GameView.tally(self, player, game, records)
+        from engine import gamelog_read
+
+        try:
+            state = gamelog_read.replay(records)
+        except (gamelog_read.ReplayMismatch, ValueError):
+            return  # an incomplete or damaged game: its games count, not its hands
+        rules = state.rules
+        for r in state.results:
+            for p in range(state.players):
+                ps = player(p)
+                if ps is None:
+                    continue
+                s = rules.side(p)
+                f = ps.figures
+                f["hands"] = f.get("hands", 0) + 1
+                for key in ("points", "sweeps", "card_points"):
+                    f[key] = f.get(key, 0) + r[key][s]
+                for key in ("most_cards", "most_familiars"):
+                    f[key] = f.get(key, 0) + (1 if r[key][s] else 0)
+
+
 # mode name (game_start "name") -> its view
-VIEWS = {"anomia": FaceoffView()}
+VIEWS = {"anomia": FaceoffView(), "anathema": HandView()}
 DEFAULT = GameView()
 
 
 def view_for(game):
     """The view of a stored game (a host.db games row)."""
-    return VIEWS.get(game.get("name"), DEFAULT)
+    return VIEWS.get(game.get("name"), DEFAULT).of(game)

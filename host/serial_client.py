@@ -8,10 +8,15 @@ in .events; lines that are not frames (a REPL banner, debug prints) are skipped 
 counted. An error reply with a null id is taken as the answer to the request just
 sent (input is drained before each request, so it cannot be a stale one).
 Every failure is a LinkError subclass whose message is one clear line.
+
+Timeouts are for a real board. $TABLEMATE_TIMEOUT_SCALE multiplies them all: the emulated
+Pico (`tablemate sim --board pico`) runs at a fraction of a Pico's speed, and a loaded
+machine slows it further (10 is a good value there).
 """
 
 import collections
 import errno
+import os
 import time
 
 import serial
@@ -21,6 +26,21 @@ from firmware.record import record_crc
 
 BAUD = 115200  # ignored by USB CDC and ptys, but pyserial wants one
 MAX_REPLY = 64 * 1024  # longest line the client accepts from the device
+TIMEOUT_SCALE_ENV = "TABLEMATE_TIMEOUT_SCALE"
+
+
+def timeout_scale():
+    """The factor from $TABLEMATE_TIMEOUT_SCALE (1 when unset; a bad value is an error)."""
+    text = os.environ.get(TIMEOUT_SCALE_ENV, "")
+    if not text:
+        return 1.0
+    try:
+        scale = float(text)
+    except ValueError:
+        scale = 0.0
+    if not 1 <= scale <= 1000:
+        raise LinkError("%s=%r must be a number from 1 to 1000" % (TIMEOUT_SCALE_ENV, text))
+    return scale
 
 
 class LinkError(Exception):
@@ -103,7 +123,8 @@ def verify_record(rec):
 class DeviceClient:
     def __init__(self, port, timeout=2.0, hello=True):
         self.port = port
-        self.timeout = timeout
+        self.scale = timeout_scale()
+        self.timeout = timeout * self.scale
         self.do_hello = hello
         self.ser = None
         self.info = None  # the hello reply
@@ -217,7 +238,7 @@ class DeviceClient:
         rid = self._next_id
         self._next_id = 1 if rid >= P.MAX_ID else rid + 1
         self.send_line(P.request(rid, op, args))
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout * self.scale)
         while True:
             reply = self._next_frame(deadline)
             if reply is None:

@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from host import paths
+from host import paths, rp2box
 from host.cli import CliError
 from host.sim_script import SCRIPT_MODE, emit_json, parse_script, run_script, script_options
 from host.virtual_device import (
@@ -35,8 +35,14 @@ class Stopped(Exception):
 def add_parser(subparsers):
     p = subparsers.add_parser("sim", help="run the virtual device (firmware on the MicroPython unix port)",
                               description=__doc__.split("\n\n")[0])
-    p.add_argument("--image", type=Path, help="littlefs2 image file (default: %s)"
-                   % paths.default_sim_image_path())
+    p.add_argument("--board", choices=("sim", "pico"), default="sim",
+                   help="sim: the firmware on the MicroPython unix port (default); pico: on MicroPython's "
+                   "own RPI_PICO build in an emulated RP2040 (rp2040js, needs node)")
+    p.add_argument("--firmware", type=Path, help="with --board pico: the MicroPython RPI_PICO UF2 "
+                   "(default: $%s, then the one in rp2box/)" % rp2box.UF2_ENV)
+    p.add_argument("--image", type=Path, help="littlefs2 image file (default: %s; with --board pico: %s, "
+                   "the Pico's whole 2 MB flash)"
+                   % (paths.default_sim_image_path(), rp2box.default_image_path()))
     p.add_argument("--fresh", action="store_true",
                    help="recreate the image: format it and install the firmware")
     p.add_argument("--update", action="store_true",
@@ -110,6 +116,10 @@ def run(args):
         options = script_options(args)
         script = parse_script(args.script, args.players)
     exe = micropython_path()
+    if args.board == "pico":
+        return _run_pico(args, exe, script)
+    if args.firmware is not None:
+        raise CliError("--firmware is for --board pico")
     scratch = None
     if script is not None and not args.image:
         # A script gets a fresh box of its own: its games never land in the user's image.
@@ -127,11 +137,28 @@ def run(args):
             scratch.cleanup()
 
 
+def _run_pico(args, exe, script):
+    """The emulated Pico on its flash image (made on first use or with --fresh)."""
+    if script is not None:
+        raise CliError("--script is not supported with --board pico yet")
+    if args.update:
+        raise CliError("--update is for --board sim: on the Pico box use tablemate flash")
+    uf2 = rp2box.find_uf2(args.firmware)
+    image = Path(args.image) if args.image else rp2box.default_image_path()
+    image = image.expanduser().resolve()
+    with ImageLock(image):
+        rp2box.prepare_pico_image(exe, image, args.fresh)
+        return _run(args, rp2box.PicoDevice(image, uf2), None, None)
+
+
 def _run_device(args, exe, image, heapsize, script, options):
     """Run the device on a prepared image until the front-end, the script or a signal ends it."""
+    return _run(args, VirtualDevice(exe, image, heapsize), script, options)
+
+
+def _run(args, device, script, options):
     old = {s: signal.signal(s, _raise_stopped) for s in (signal.SIGTERM, signal.SIGHUP)}
     old[signal.SIGINT] = signal.getsignal(signal.SIGINT)
-    device = VirtualDevice(exe, image, heapsize)
     try:
         port = device.start()
         sys.stdout.write("serial: %s\n" % port)

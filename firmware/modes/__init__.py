@@ -12,7 +12,7 @@ A mode module defines `class Mode`, a firmware.modes.base.GameMode (docs/archite
 "Write a new mode").
 """
 
-from firmware.checks import int_range
+from firmware.checks import boolean, int_range, one_of
 
 
 class Entry:
@@ -38,6 +38,13 @@ AVAILABLE = (
     Entry("anomia", "Anomia buzzers", "firmware.modes.anomia", 3, 8, 4, {
         "tie_window_us": (int_range(0, 50000), 1000),
         "lockout_ms": (int_range(0, 10000), 800),
+    }),
+    # the rule choices of engine/anathema_score.py's OPTIONS; partners applies to 4 players
+    Entry("anathema", "Anathema scores", "firmware.modes.anathema", 2, 4, 3, {
+        "partners": (boolean, False),
+        "target": (int_range(1, 999), 21),
+        "most_tie": (one_of("none", "all"), "none"),
+        "top_tie": (one_of("play_on", "share"), "play_on"),
     }),
     Entry("anastasia", "Finding Anastasia", "firmware.modes.anastasia", 4, 8, 5),
 )

@@ -8,7 +8,10 @@ no-ops by default:
                               action): take over LEDs and screen
     on_player(seat, down, tick_us)   a debounced player edge, seat < self.players
     on_ok(now_ms)             ok during a game after the first action (before it, ok
-                              cycles the player count through the entry's limits)
+                              moves to the next setup, see next_setup)
+    next_setup() -> dict      the settings ok moves to before a game's first action
+                              (default: the next player count within the entry's limits;
+                              a mode with more setups, partnerships say, adds its keys)
     on_control(bit, now_ms) -> bool   ok, back or mode pressed during a game, before the
                               framework's meaning: True when the mode used it (a pick
                               list open, an entry half made), False to leave it to the
@@ -29,6 +32,7 @@ mode = end the game, ok after the end = a new game.
 enter(action, now_ms) is the one way an engine action gets in, from the mode's buttons
 and from a host (the protocol's act op, through the app): the same checks, the reason
 when refused (nothing changed), the action event and on_game("action") when applied.
+["undo"] is the back button's undo for every game, also where the engine has none.
 Options (a host's mode op, a script) override the mode's settings for the game they
 start: {"players": n, <setting>: value}, checked like the settings. Without options a
 kept game is resumed; with options that differ from the kept game's, it is abandoned.
@@ -38,6 +42,8 @@ from engine.core import IllegalAction
 from firmware import modes
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
 from firmware.session import Session
+
+UNDO = ["undo"]  # an entry that takes back the last one, whatever the engine
 
 
 class GameMode:
@@ -103,6 +109,10 @@ class GameMode:
         session = self.session
         if session.state is None or session.over:
             why = "no game is running: ok starts one"
+        elif action == UNDO and not session.engine_undo:  # the box's own undo, as back gives
+            if self.undo(now_ms):
+                return None
+            why = "nothing to undo"
         else:
             self.flush()
             why = self.refusal(action)
@@ -145,16 +155,23 @@ class GameMode:
         self.on_game("undo", now_ms)
         return True
 
-    def _change_players(self, now_ms):
+    def next_setup(self):
         lo, hi = self.entry.min_players, self.entry.max_players
-        players = self.players + 1 if self.players < hi else lo
+        return {"players": self.players + 1 if self.players < hi else lo}
+
+    def _change_players(self, now_ms):
+        setup = self.next_setup()
         try:
-            self.ctx.settings.update({"players": players})
-        except ValueError as e:  # storage trouble: say why, keep the count
+            self.ctx.settings.update(setup)
+        except ValueError as e:  # storage trouble: say why, keep the setup
             self.session.fail(str(e))
             return
         self.end_game("players_changed", now_ms, show=False)
-        self.players = players
+        for key in setup:
+            if key == "players":
+                self.players = setup[key]
+            else:
+                self.values[key] = setup[key]
         self.new_game(now_ms)
 
     # ---- what the app calls

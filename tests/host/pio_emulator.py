@@ -7,14 +7,29 @@ by the field layout of the RP2040 datasheet's instruction table (section 3.4):
     IN   010 ddddd src   count       OUT  011 ddddd dest count
     PUSH 100 ddddd 0 IfF Blk 00000   PULL 100 ddddd 1 IfE Blk 00000
     MOV  101 ddddd dest op src       IRQ  110 ddddd 0 Clr Wait index
-    SET  111 ddddd dest data         (ddddd: delay; no side-set here)
+    SET  111 ddddd dest data         (ddddd: all five bits are delay: no side-set)
 
-Covered: every instruction above with its conditions and sources/destinations, delays,
-stalls (blocking PUSH/PULL, WAIT, IRQ wait), .wrap, the 8-word joined RX FIFO and the
-sticky RXSTALL flag of a dropped non-blocking PUSH. Not covered (NotImplementedError):
-side-set, autopush/autopull, MOV/OUT EXEC, MOV STATUS. Input pins are read through
-gpio(cycle) -> 32-bit levels; the 2-flop input synchronizer is left out (a constant
-delay, equal for every pin).
+Modelled, as the datasheet describes them:
+- every instruction above with its conditions, sources and destinations, and delays;
+- stalls: blocking PUSH/PULL on a full/empty FIFO, WAIT, IRQ wait (no delay while stalled);
+- .wrap / .wrap_target;
+- the FIFOs: 4 words each way, or 8 RX / 0 TX with fifo_join="rx" (8 TX / 0 RX: "tx");
+- PUSH noblock on a full RX FIFO: the word is lost, ISR is still cleared, the sticky
+  RXSTALL flag (FDEBUG) is set; PUSH iffull / PULL ifempty against a threshold of 32;
+- MOV x, STATUS with EXECCTRL STATUS_SEL (0: TX level, 1: RX level) and STATUS_N:
+  all ones while the selected FIFO holds fewer than N words, else all zeros;
+- enable: the machine steps its program only while `enabled` (SM_ENABLE); the clock
+  (cycle) runs either way, and its FIFO keeps its words while it is stopped;
+- restart(), as rp2.StateMachine.restart(): SM_RESTART clears the shift counters, ISR,
+  the delay and any stall, and the PC jumps to the program's first instruction; X, Y,
+  OSR and the FIFOs are kept.
+Input pins are read through gpio(cycle) -> 32-bit levels; the 2-flop input synchronizer
+is left out (a constant delay, equal for every pin).
+
+Not modelled, and refused (NotImplementedError) rather than run wrongly: side-set
+(sideset_count), autopush/autopull, MOV/OUT EXEC, OUT_STICKY, fractional clock
+dividers (one step is one state machine clock), WAIT source 11, and input/output
+shift thresholds other than 32.
 """
 
 from collections import deque
@@ -33,9 +48,20 @@ def _reverse32(v):
 
 class PioEmulator:
     def __init__(self, words, wrap_target, wrap, gpio, in_base=0, jmp_pin=0, sm_id=0,
-                 in_shift_left=True, out_shift_left=True, rx_depth=8, tx_depth=4):
+                 in_shift_left=True, out_shift_left=True, fifo_join=None, status_sel=0, status_n=0,
+                 sideset_count=0, autopush=False, autopull=False, push_thresh=32, pull_thresh=32):
         if len(words) > 32:
             raise ValueError("PIO instruction memory holds 32 words")
+        if sideset_count:
+            raise NotImplementedError("side-set is not modelled")
+        if autopush or autopull:
+            raise NotImplementedError("autopush/autopull are not modelled")
+        if push_thresh != 32 or pull_thresh != 32:
+            raise NotImplementedError("shift thresholds other than 32 are not modelled")
+        if fifo_join not in (None, "rx", "tx"):
+            raise ValueError("fifo_join is None, 'rx' or 'tx'")
+        if status_sel not in (0, 1) or not 0 <= status_n <= 15:
+            raise ValueError("STATUS_SEL is 0 or 1, STATUS_N 0..15")
         self.words = list(words)
         self.wrap_target = wrap_target
         self.wrap = wrap
@@ -47,8 +73,11 @@ class PioEmulator:
         self.out_shift_left = out_shift_left
         self.rx = deque()
         self.tx = deque()
-        self.rx_depth = rx_depth
-        self.tx_depth = tx_depth
+        self.rx_depth = {None: 4, "rx": 8, "tx": 0}[fifo_join]
+        self.tx_depth = {None: 4, "rx": 0, "tx": 8}[fifo_join]
+        self.status_sel = status_sel
+        self.status_n = status_n
+        self.enabled = False  # SM_ENABLE: set by the driver (rp2.StateMachine.active)
         self.pc = 0
         self.x = self.y = self.isr = self.osr = 0
         self.isr_count = 0
@@ -74,6 +103,15 @@ class PioEmulator:
             return (index & 0x4) | ((index + self.sm_id) & 0x3)
         return index & 0x7
 
+    def restart(self):
+        """SM_RESTART plus the jump to the program's start, as rp2.StateMachine.restart() does."""
+        self.isr = 0
+        self.isr_count = 0
+        self.osr_count = 32
+        self.delay = 0
+        self._irq_waiting = False
+        self.pc = 0
+
     # -- execution --
 
     def run(self, cycles):
@@ -81,7 +119,10 @@ class PioEmulator:
             self.step()
 
     def step(self):
-        """One state machine clock cycle."""
+        """One state machine clock cycle (the program advances only while enabled)."""
+        if not self.enabled:
+            self.cycle += 1
+            return
         if self.delay:
             self.delay -= 1
             self.cycle += 1
@@ -173,7 +214,8 @@ class PioEmulator:
         if src == 7:
             return self.osr
         if src == 5 and not in_op:
-            raise NotImplementedError("MOV STATUS needs EXECCTRL_STATUS_SEL")
+            level = len(self.rx) if self.status_sel else len(self.tx)
+            return M32 if level < self.status_n else 0
         raise ValueError("reserved source %d" % src)
 
     def _shift_in(self, value, n):

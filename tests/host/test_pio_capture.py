@@ -45,7 +45,7 @@ def field_word(opcode, delay, a, b, c=None):
 def test_program_words_match_the_datasheet_encoding():
     prog = pc.assemble(pc.program_source(LOOP))
     JMP, IN, PUSH, MOV, IRQ = 0, 2, 4, 5, 6
-    PINS, X, Y, NULL, ISR, OSR = 0, 1, 2, 3, 6, 7
+    PINS, X, Y, NULL, STATUS, ISR, OSR = 0, 1, 2, 3, 5, 6, 7
     expected = [
         field_word(MOV, 0, OSR, 0, NULL),  # mov osr, null
         field_word(MOV, 0, Y, 1, NULL),  # mov y, ~null      (op 01 = invert)
@@ -53,22 +53,25 @@ def test_program_words_match_the_datasheet_encoding():
         field_word(IN, 0, PINS, 8),  # in pins, 8
         field_word(MOV, 0, X, 0, ISR),  # mov x, isr
         field_word(JMP, 0, 0b101, 7),  # jmp x!=y changed
-        field_word(JMP, 4, 0b000, 13),  # jmp fetch [4]
-        field_word(MOV, 0, Y, 0, X),  # changed: mov y, x
+        field_word(JMP, 6, 0b000, 16),  # jmp fetch [6]
+        field_word(MOV, 0, X, 0, STATUS),  # changed: mov x, status
+        field_word(JMP, 0, 0b001, 15),  # jmp !x full
+        field_word(MOV, 0, Y, 0, ISR),  # mov y, isr
         field_word(MOV, 0, X, 0, OSR),  # mov x, osr
         field_word(IN, 0, X, 22),  # in x, 22
         field_word(PUSH, 0, 0b0000_0000, None),  # push noblock (IfF 0, Blk 0)
         field_word(IRQ, 0, 0b0001_0000, None),  # irq nowait 0 rel (Clr 0, Wait 0, index 1 0000)
-        field_word(JMP, 0, 0b000, 14),  # jmp count
+        field_word(JMP, 0, 0b000, 17),  # jmp count
+        field_word(JMP, 4, 0b000, 16),  # full: jmp fetch [4]
         field_word(MOV, 0, X, 0, OSR),  # fetch: mov x, osr
-        field_word(JMP, 0, 0b010, 15),  # count: jmp x-- store
-        field_word(MOV, LOOP - 12, OSR, 0, X),  # store: mov osr, x [13]
+        field_word(JMP, 0, 0b010, 18),  # count: jmp x-- store
+        field_word(MOV, LOOP - 14, OSR, 0, X),  # store: mov osr, x [11]
     ]
     assert prog.words == expected
     # the hex the shared test checks on both runtimes
     assert ["%04x" % w for w in prog.words] == PROGRAM_HEX
-    assert (prog.wrap_target, prog.wrap) == (2, 15)
-    assert prog.labels == {"changed": 7, "fetch": 13, "count": 14, "store": 15}
+    assert (prog.wrap_target, prog.wrap) == (2, 18)
+    assert prog.labels == {"changed": 7, "full": 15, "fetch": 16, "count": 17, "store": 18}
 
 
 def test_assembler_matches_datasheet_examples():
@@ -89,8 +92,8 @@ def test_assembler_rejects_bad_lines(bad):
 
 
 def test_loop_cycles_bounds():
-    assert "[0]" in pc.program_source(12) and "[31]" in pc.program_source(43)
-    for bad in (11, 44):
+    assert "[0]" in pc.program_source(14) and "[31]" in pc.program_source(45)
+    for bad in (13, 46):
         with pytest.raises(ValueError):
             pc.program_source(bad)
 
@@ -107,11 +110,14 @@ def test_freq_choice_and_checks():
         pc._check_freq(8_000_000, None)  # too few cycles for one pass
 
 
-def test_rp2_program_hands_the_same_words_to_asm_pio(monkeypatch):
+@pytest.mark.parametrize("blocks", [2, 3])
+def test_rp2_program_hands_the_same_words_to_asm_pio(monkeypatch, blocks):
     """rp2_program() through a stand-in rp2.asm_pio that works like MicroPython's.
 
     MicroPython's decorator swaps the function's module globals for its directives, runs
-    it twice (labels pass, emit pass) and returns [words, -1, -1, execctrl, shiftctrl, ...].
+    it twice (labels pass, emit pass) and returns [words, -1 per PIO block, execctrl,
+    shiftctrl, out_init, set_init, sideset_init]: 2 blocks before 1.24, 3 since (1.28 on a
+    Pico included).
     """
     calls = {}
 
@@ -145,7 +151,7 @@ def test_rp2_program_hands_the_same_words_to_asm_pio(monkeypatch):
             finally:
                 gl.clear()
                 gl.update(old)
-            return [emit.words, -1, -1, emit.execctrl]
+            return [emit.words] + [-1] * blocks + [emit.execctrl, 0, None, None, None]
 
         return dec
 
@@ -160,7 +166,9 @@ def test_rp2_program_hands_the_same_words_to_asm_pio(monkeypatch):
     prog = pc.rp2_program(LOOP)
     ref = pc.assemble(pc.program_source(LOOP))
     assert prog[0] == ref.words
-    assert prog[3] == (ref.wrap_target << 7) | (ref.wrap << 12)
+    # wrap bounds, and STATUS_SEL = RX (bit 4) with STATUS_N = 8 (the joined FIFO's depth)
+    assert prog[1 + blocks] == (ref.wrap_target << 7) | (ref.wrap << 12) | 0x10 | 8
+    assert prog[1:1 + blocks] == [-1] * blocks
     assert calls["kw"] == {"in_shiftdir": 0, "fifo_join": 2}
     assert "assemble" in vars(pc) and "word" not in vars(pc)  # the module's globals came back
 
@@ -200,13 +208,14 @@ class FakeStateMachine:
     def __init__(self, emu):
         self.emu = emu
         self.handler = None
-        self.running = False
 
-    def active(self, v):
-        self.running = bool(v)
+    def active(self, v=None):
+        if v is not None:
+            self.emu.enabled = bool(v)
+        return self.emu.enabled
 
     def restart(self):
-        pass
+        self.emu.restart()
 
     def irq(self, handler=None, hard=False):
         self.handler = handler
@@ -232,11 +241,14 @@ class Bench:
     """Emulator + PioCapture + EdgeRing with a clock: t_origin (us) at cycle 0."""
 
     def __init__(self, waveform, t_origin=5000, irq_latency_cycles=0, use_irq=True, loop=LOOP,
-                 with_pins=False):
-        prog = pc.assemble(pc.program_source(loop))
+                 with_pins=False, source=None):
+        prog = pc.assemble(source or pc.program_source(loop))
         self.loop = loop
         self.wave = waveform
-        self.emu = PioEmulator(prog.words, prog.wrap_target, prog.wrap, waveform.gpio, in_base=FIRST_PIN)
+        # configured as rp2_program() configures the real one: joined RX FIFO, MOV STATUS on RX
+        self.emu = PioEmulator(prog.words, prog.wrap_target, prog.wrap, waveform.gpio, in_base=FIRST_PIN,
+                               fifo_join="rx", status_sel=pc.EXECCTRL_STATUS >> 4 & 1,
+                               status_n=pc.EXECCTRL_STATUS & 15)
         self.samples = []  # cycles at which `in pins, 8` ran
         self.emu.on_execute = self._watch
         self.t_origin = t_origin
@@ -271,23 +283,26 @@ class Bench:
             self.step()
 
     def skip_idle(self, passes):
-        """Jump over `passes` unchanged passes at once: each only decrements the counter.
+        """Jump over `passes` passes at once that each only decrement the counter: the pins
+        equal the last reported sample (Y), or the FIFO is full (every pass retries).
 
-        Allowed only at the top of the loop with nothing pending and no pin change ahead.
+        Allowed only at the top of the loop with no pin change ahead.
         """
         emu = self.emu
         self.align()
-        assert not emu.rx
         change = self.wave.next_change_after(emu.cycle)
         assert change is None or change > emu.cycle + passes * self.loop + SAMPLE_CYCLE
-        assert emu.y == self.wave.gpio(emu.cycle) >> FIRST_PIN & 0xFF  # last sample = pins now
+        sample = self.wave.gpio(emu.cycle) >> FIRST_PIN & 0xFF
+        full = len(emu.rx) == emu.rx_depth
+        assert full or (not emu.rx and emu.y == sample)  # last sample = pins now
         emu.osr = emu.x = (emu.osr - passes) & 0xFFFFFFFF
-        emu.isr = emu.y  # an unchanged pass leaves its sample in ISR
+        emu.isr = sample  # such a pass leaves its sample in ISR
         emu.isr_count = 8
         emu.cycle += passes * self.loop
 
     def align(self):
         """Step to the top of the loop (the start of a pass)."""
+        assert self.emu.enabled, "the capture never started its state machine"
         while self.emu.pc != self.emu.wrap_target or self.emu.delay:
             self.step()
 
@@ -317,7 +332,7 @@ def test_sample_period_and_counter_step_are_one_microsecond_on_every_path():
 
     def watch(cycle, addr, word):
         b._watch(cycle, addr, word)
-        if addr == 15:  # store: the counter is back in OSR
+        if addr == 18:  # store: the counter is back in OSR
             counters.append(b.emu.osr)
 
     b.emu.on_execute = watch
@@ -446,22 +461,125 @@ def test_irq_latency_does_not_move_timestamps():
     assert fast.snapshots() == slow.snapshots()
 
 
-def test_full_fifo_drops_changes_but_never_stalls_the_counter():
-    # 12 changes while nobody drains: the joined FIFO keeps 8, the rest are lost,
-    # and the change after the drain is still stamped at its true time.
+def test_full_fifo_delays_changes_but_never_drops_the_state_or_stalls_the_counter():
+    # 12 changes while nobody drains: the joined FIFO fills with the boot word and the first
+    # 7 changes; the rest wait (no push is ever dropped) and the counter runs on.
     edges = [(3_000 + i * 2_000, i % 4, i % 8 < 4) for i in range(12)]
     edges.append((60_000, 7, True))
     b = Bench(Waveform(edges), use_irq=False)
     b.run_us(40)
-    assert len(b.emu.rx) == 8 and b.emu.rxstall and b.emu.stalls == 0
+    assert len(b.emu.rx) == 8 and not b.emu.rxstall and b.emu.stalls == 0
+    drained_ns = b.emu.cycle * NS_PER_CYCLE
     assert b.cap.drain() == 8
-    b.run_us(30)
+    b.run_us(3)
+    assert b.cap.drain() == 1  # the state now (players 1-4 down), at the first pass with room
+    late = b.snapshots()[-1]
+    assert late == (0b1111, b.expected_tick(drained_ns))
+    b.run_us(27)
+    b.cap.drain()
+    # the change after the drain is stamped at its true time
+    assert b.snapshots() == [(0b1000_1111, b.expected_tick(60_000))]
+
+
+# The program before the FIFO check: it took a sample as reported (mov y, x) before a
+# `push noblock` that a full FIFO drops.
+UNCHECKED_PROGRAM = """
+    mov osr, null
+    mov y, ~null
+.wrap_target
+    mov isr, null
+    in pins, 8
+    mov x, isr
+    jmp x!=y changed
+    jmp fetch [4]
+changed:
+    mov y, x
+    mov x, osr
+    in x, 22
+    push noblock
+    irq nowait 0 rel
+    jmp count
+fetch:
+    mov x, osr
+count:
+    jmp x-- store
+store:
+    mov osr, x [13]
+.wrap
+"""
+
+STORM_END_NS = 3_000 + 29 * 3_000
+HELD_NS = 40_000
+
+
+def bounce_storm():
+    """Player 1 chatters 30 edges 3 us apart (and ends up), player 2 presses during it and holds."""
+    edges = [(3_000 + i * 3_000, 0, i % 2 == 0) for i in range(30)]
+    return Waveform(edges + [(HELD_NS, 1, True)])
+
+
+def late_drain_trial(delay_us, source=None):
+    """A bounce storm nobody drains until delay_us after it. True when the held press is
+    reported and every tick lies inside the time it could belong to."""
+    b = Bench(bounce_storm(), use_irq=False, source=source)
+    b.run_us(STORM_END_NS // 1000 + 2)
+    storm_end = b.now()
+    if delay_us:
+        b.skip_idle(delay_us)
+    drained_ns = b.emu.cycle * NS_PER_CYCLE
+    b.cap.drain()
+    b.run_us(3)
     b.cap.drain()
     snaps = b.snapshots()
-    # the FIFO kept the boot word and the first 7 changes (players 1-3 pressed and released,
-    # player 4 still down); the pins now show players 1-4 and 8 down, at the right time
-    assert snaps[-2][0] == 0b1000
-    assert snaps[-1] == (0b1000_1111, b.expected_tick(60_000))
+    if b.ring.level != 0b10 or not snaps or snaps[-1][0] != 0b10:
+        return False
+    first = b.expected_tick(0)
+    for _mask, tick in snaps[:-1]:  # the storm's words: between the start and the storm's end
+        if not 0 <= ticks_diff(tick, first) <= ticks_diff(storm_end, first):
+            return False
+    last = snaps[-1][1]  # the held press: no earlier than pressed, no later than just after the drain
+    held, drained = b.expected_tick(HELD_NS), b.expected_tick(drained_ns)
+    return 0 <= ticks_diff(last, held) and ticks_diff(last, drained) <= 0
+
+
+def longest_late_drain(limit_us=1 << 23):
+    """The longest drain delay (us, by bisection) after a bounce storm that loses no press."""
+    lo, hi = 0, limit_us
+    assert late_drain_trial(lo)
+    if late_drain_trial(hi):
+        return hi
+    while hi - lo > 1000:
+        mid = (lo + hi) // 2
+        if late_drain_trial(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def test_a_bounce_storm_with_a_late_drain_keeps_the_held_press():
+    for delay_us in (0, 300, 250_000):  # e.g. NeoPixel writes with interrupts off
+        assert late_drain_trial(delay_us), delay_us
+    # what the check prevents: the unchecked program loses the press in the same storm
+    assert not late_drain_trial(300, source=UNCHECKED_PROGRAM)
+    b = Bench(bounce_storm(), use_irq=False, source=UNCHECKED_PROGRAM)
+    b.run_us(STORM_END_NS // 1000 + 2)
+    assert b.emu.rxstall  # the emulator drops the push and flags it, as the RP2040 does
+
+
+def test_a_capture_that_is_stopped_and_started_again_restarts_its_counter():
+    b = Bench(Waveform([(300_000, 2, True)]))
+    b.run_us(100)
+    b.cap.stop()
+    samples = len(b.samples)
+    b.run_us(100)
+    assert len(b.samples) == samples  # a stopped state machine runs no pass
+    b.cap.start(use_irq=True)  # restart(): the program from its first instruction, the counter anew
+    b.run_us(110)
+    # exactly what a capture started fresh at that moment gives
+    fresh = Bench(Waveform([(100_000, 2, True)]), t_origin=b.t_origin + 200)
+    fresh.run_us(110)
+    assert b.snapshots() == fresh.snapshots() == [(0b100, fresh.expected_tick(100_000))]
 
 
 def test_idle_skip_matches_stepping():

@@ -64,9 +64,15 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         tmux.wait_for(lambda s: "P3 off" in s, timeout=5)  # dark again after the linger
 
         tmux("send-keys", "-t", SESSION, "m")  # mode moves to the next entry
+        tmux.wait_for(lambda s: ">Anathema scores" in s, timeout=5)
+        tmux("send-keys", "-t", SESSION, "o")  # ok opens it: the dealer's LED is lit
+        tmux.wait_for(lambda s: "ANATHEMA 3P" in s and "P1 lit" in s and "P2 off" in s, timeout=5)
+        tmux("send-keys", "-t", SESSION, "b")  # back, with nothing to undo: the menu again
+        tmux.wait_for(lambda s: ">Anathema scores" in s and "ANATHEMA 3P" not in s, timeout=5)
+        tmux("send-keys", "-t", SESSION, "m")  # the next entry
         tmux.wait_for(lambda s: ">Finding Anastas" in s, timeout=5)  # 16 OLED columns
         time.sleep(3 * RELEASE_S)  # a key again within RELEASE_S is the same press, held
-        tmux("send-keys", "-t", SESSION, "m")  # and the next: About
+        tmux("send-keys", "-t", SESSION, "m")  # the next entry: About
         tmux.wait_for(lambda s: ">About" in s, timeout=5)
         tmux("send-keys", "-t", SESSION, "o")  # ok opens it
         about = tmux.wait_for(lambda s: "ABOUT" in s, timeout=5)

@@ -372,8 +372,8 @@ class WordsSM:
 # The capture program as assembled for the default 25 MHz (pioasm hex); checked against the
 # datasheet's encoding table in tests/host/test_pio_capture.py.
 PROGRAM_HEX = [
-    "a0e3", "a04b", "a0c3", "4008", "a026", "00a7", "040d", "a041",
-    "a027", "4036", "8000", "c010", "000e", "a027", "004f", "ade1",
+    "a0e3", "a04b", "a0c3", "4008", "a026", "00a7", "0610", "a025", "002f", "a046",
+    "a027", "4036", "8000", "c010", "0011", "0410", "a027", "0052", "abe1",
 ]
 
 
@@ -381,7 +381,7 @@ def test_program_assembles_the_same_on_this_runtime():
     # the device assembles PROGRAM itself at start-up, with MicroPython's str methods
     prog = assemble(program_source(25))
     assert ["%04x" % w for w in prog.words] == PROGRAM_HEX
-    assert (prog.wrap_target, prog.wrap) == (2, 15)
+    assert (prog.wrap_target, prog.wrap) == (2, 18)
 
 
 def pio_word(down_mask, counter):

@@ -217,7 +217,7 @@ def test_a_flat_file_of_the_firmware_before_namespaces_migrates_on_load_losing_n
         assert "players" not in on_flash and on_flash["anomia"]["lockout_ms"] == 1200
         assert Settings(path).all() == s.all()
         # a mode to come back in that this firmware lacks: the menu
-        write_bytes(path, b'{"mode": "anathema", "players": 5}')
+        write_bytes(path, b'{"mode": "checkers", "players": 5}')
         s = Settings(path)
         assert s.load_error is None and s.get("mode") == "menu" and s.get("anomia")["players"] == 5
 

@@ -1,0 +1,101 @@
+// The emulated Pico as a process: USB CDC serial on stdin/stdout (host/rp2box.py puts it
+// behind a pty), the flash persisted in an image file, and the world channel (buttons in;
+// LEDs, OLED and piezo out: JSON lines, as unixbox/world.py speaks them) on the TCP port
+// in $TABLEMATE_WORLD when set.
+//   node box.mjs UF2 FLASH_IMAGE BOARDS_JSON PROFILE
+// Virtual time is paced to wall time (never ahead of it); the emulator is slower than a
+// Pico, so in practice it runs as fast as it can.
+import fs from 'fs';
+import net from 'net';
+import { Pico, FLASH_SIZE } from './pico.mjs';
+import { Board } from './board.mjs';
+
+const [uf2, image, boardsPath, profileName] = process.argv.slice(2);
+if (!profileName) {
+  process.stderr.write('usage: node box.mjs UF2 FLASH_IMAGE BOARDS_JSON PROFILE\n');
+  process.exit(2);
+}
+const profile = JSON.parse(fs.readFileSync(boardsPath, 'utf8')).profiles[profileName];
+const SAVE_EVERY_MS = 1000;
+
+function saveFlash(pico) {
+  const tmp = `${image}.tmp${process.pid}`;
+  fs.writeFileSync(tmp, pico.flash);
+  fs.renameSync(tmp, image);
+  pico.flashDirty = false;
+}
+
+const flash = fs.existsSync(image) ? fs.readFileSync(image) : null;
+if (flash && flash.length !== FLASH_SIZE) {
+  process.stderr.write(`box: ${image} is ${flash.length} bytes, not a ${FLASH_SIZE}-byte flash image\n`);
+  process.exit(3);
+}
+const pico = new Pico({ uf2, flash });
+const board = new Board(pico, profile);
+pico.onReset = () => board.attach();
+pico.out.push((buf) => process.stdout.write(Buffer.from(buf)));
+process.stdin.on('data', (chunk) => pico.write(chunk));
+
+// ---- the world channel
+let world = null;
+const send = (msg) => { if (world) world.write(JSON.stringify(msg) + '\n'); };
+board.onLeds = (rgb) => send({ t: 'leds', rgb });
+board.onFrame = (ram, on) => {
+  const w = board.oled.width, h = board.oled.pages * 8;
+  send({ t: 'oled', w, h, fb: Buffer.from(on ? ram : new Uint8Array(ram.length)).toString('base64'), lines: [] });
+};
+board.onTone = (f, duty) => send({ t: 'tone', f, duty });
+function onWorld(msg) {
+  if (msg.t === 'edge') board.set(msg.b, !!msg.down);
+  else if (msg.t === 'quit') finish();
+  else if (msg.t === 'time') { /* a Pico's clock is set by the host's sync, not here */ }
+  else if (msg.t === 'sync') send({ t: 'sync', id: msg.id });
+  else send({ t: 'error', msg: `unknown message type ${JSON.stringify(msg.t)}` });
+}
+if (process.env.TABLEMATE_WORLD) {
+  world = net.connect(Number(process.env.TABLEMATE_WORLD), '127.0.0.1');
+  let buf = '';
+  world.on('connect', () => send(JSON.parse(process.env.TABLEMATE_HELLO || '{"t":"hello","board":"pico"}')));
+  world.on('data', (d) => {
+    buf += d.toString();
+    const lines = buf.split('\n');
+    buf = lines.pop();
+    for (const line of lines) {
+      try { onWorld(JSON.parse(line)); } catch (e) { send({ t: 'error', msg: String(e.message || e) }); }
+    }
+  });
+  world.on('close', () => finish());
+  world.on('error', () => {});
+}
+
+// ---- run
+let stopping = false;
+function finish() {
+  if (stopping) return;
+  stopping = true;
+  saveFlash(pico);
+  process.exit(0);
+}
+process.stdin.on('end', finish);
+process.on('SIGTERM', finish);
+process.on('SIGINT', finish);
+process.on('SIGHUP', finish);
+
+const wall0 = process.hrtime.bigint();
+let lastSave = Date.now();
+function loop() {
+  if (stopping) return;
+  const wallNs = Number(process.hrtime.bigint() - wall0);
+  if (pico.totalNanos > wallNs) {
+    setTimeout(loop, Math.max(1, Math.floor((pico.totalNanos - wallNs) / 1e6)));
+    return;
+  }
+  pico.runFor(2e6); // 2 ms of virtual time per slice, then node's own I/O
+  board.pollTone();
+  if (pico.flashDirty && Date.now() - lastSave > SAVE_EVERY_MS) {
+    lastSave = Date.now();
+    saveFlash(pico);
+  }
+  setImmediate(loop);
+}
+loop();

@@ -1,0 +1,234 @@
+// The emulated RP2040 (rp2040js) with what a stock rp2040js lacks for MicroPython's rp2 port:
+//  - flash erase/program, by intercepting the boot ROM's flash_range_erase/_program, so
+//    littlefs works on the 2 MB flash (which the caller persists);
+//  - PIO stepped in lock-step with the CPU clock, honouring the clock divider and delays
+//    (stock rp2040js runs PIO from setTimeout, unrelated to virtual time);
+//  - a USB CDC host that holds the device's OUT read until it has data (no empty polls)
+//    and queues without limit;
+//  - the watchdog reset (machine.reset()) re-creates the chip with the same flash.
+// Virtual time: time.ticks_us() on the device equals clock.nanos / 1000 exactly.
+import fs from 'fs';
+import { Simulator, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+import { bootromB1 } from './bootrom-b1.mjs';
+
+export const FLASH_START = 0x10000000;
+export const FLASH_SIZE = 2 * 1024 * 1024;
+// Boot ROM B1 function addresses (thumb bit cleared) of 'RE' and 'RP'.
+const ROM_FLASH_RANGE_ERASE = 0x237c;
+const ROM_FLASH_RANGE_PROGRAM = 0x23c4;
+
+export function loadUF2(flash, filename) {
+  const data = fs.readFileSync(filename);
+  let blocks = 0;
+  for (let off = 0; off + 512 <= data.length; off += 512) {
+    const v = new DataView(data.buffer, data.byteOffset + off, 512);
+    if (v.getUint32(0, true) !== 0x0a324655 || v.getUint32(4, true) !== 0x9e5d5157) continue;
+    const addr = v.getUint32(12, true);
+    const size = v.getUint32(16, true);
+    flash.set(data.subarray(off + 32, off + 32 + size), addr - FLASH_START);
+    blocks++;
+  }
+  if (!blocks) throw new Error(`${filename}: no UF2 blocks`);
+  return blocks;
+}
+
+export class Pico {
+  // flash: the 2 MB contents to start from (null: erased), uf2: firmware file written over it
+  constructor({ uf2, flash = null, logLevel = LogLevel.Error } = {}) {
+    this.logLevel = logLevel;
+    this.out = []; // callbacks for bytes from the device's USB CDC
+    this.onReset = null; // called after the chip was re-created (peripherals are new)
+    this.resets = 0;
+    this.nanosBase = 0; // virtual time before the last reset
+    this.flashOps = { erase: 0, program: 0 };
+    this.flashDirty = false;
+    this.beforeFlashOp = null; // (kind, addr, count) => true to cut the power before it
+    this.powerCut = false;
+    this.hostQueue = [];
+    const image = new Uint8Array(FLASH_SIZE).fill(0xff);
+    if (flash) image.set(flash.subarray(0, FLASH_SIZE));
+    if (uf2) loadUF2(image, uf2);
+    this._init(image);
+  }
+
+  _init(flashData) {
+    this.sim = new Simulator();
+    this.mcu = this.sim.rp2040;
+    this.clock = this.sim.clock;
+    this.core = this.mcu.core;
+    this.mcu.loadBootrom(bootromB1);
+    this.mcu.logger = new ConsoleLogger(this.logLevel);
+    this.mcu.flash.set(flashData, 0);
+    this._resetReq = false;
+    this.mcu.peripherals[0x40058].onWatchdogTrigger = () => { this._resetReq = true; };
+
+    this.connected = false;
+    this.pendingRead = null;
+    const cdc = (this.cdc = new USBCDC(this.mcu.usbCtrl));
+    const usb = this.mcu.usbCtrl;
+    cdc.onDeviceConnected = () => { this.connected = true; };
+    cdc.onSerialData = (buf) => { for (const f of this.out) f(buf); };
+    usb.onEndpointRead = (endpoint, size) => {
+      if (endpoint !== cdc.outEndpoint) return;
+      if (this.hostQueue.length === 0) { this.pendingRead = { endpoint, size }; return; }
+      this._deliver(endpoint, size);
+    };
+
+    for (const pio of this.mcu.pio) pio.run = () => {}; // stepped from runFor instead
+    this._watchPIO();
+    this._listPIO();
+    this.core.PC = FLASH_START; // boot2 at the start of flash
+  }
+
+  get flash() { return this.mcu.flash.subarray(0, FLASH_SIZE); }
+
+  hardReset() {
+    const flash = this.mcu.flash.slice(0, FLASH_SIZE);
+    this.resets++;
+    this.nanosBase += this.clock.nanos;
+    this.hostQueue = [];
+    this._init(flash);
+    if (this.onReset) this.onReset();
+  }
+
+  _deliver(endpoint, size) {
+    const n = Math.min(size, this.hostQueue.length);
+    const buf = new Uint8Array(this.hostQueue.splice(0, n));
+    this.mcu.usbCtrl.endpointReadDone(endpoint, buf);
+  }
+
+  // bytes from the host to the device
+  write(data) {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    for (const b of bytes) this.hostQueue.push(b);
+    if (this.pendingRead && this.hostQueue.length) {
+      const { endpoint, size } = this.pendingRead;
+      this.pendingRead = null;
+      this._deliver(endpoint, size);
+    }
+  }
+
+  // fn at an absolute virtual time (ns since this chip's start)
+  at(nanos, fn) {
+    const alarm = this.clock.createAlarm(fn);
+    alarm.schedule(Math.max(0, nanos - this.clock.nanos));
+    return alarm;
+  }
+
+  _flashOp(pc) {
+    const r = this.core.registers;
+    const { mcu } = this;
+    const erase = pc === ROM_FLASH_RANGE_ERASE;
+    const addr = r[0] >>> 0;
+    const count = (erase ? r[1] : r[2]) >>> 0;
+    if (this.beforeFlashOp && this.beforeFlashOp(erase ? 'erase' : 'program', addr, count)) {
+      this.powerCut = true;
+      return;
+    }
+    if (erase) {
+      mcu.flash.fill(0xff, addr, addr + count);
+      this.flashOps.erase++;
+    } else {
+      const src = r[1] >>> 0;
+      for (let i = 0; i < count; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i); // NOR: 1 -> 0 only
+      this.flashOps.program++;
+    }
+    this.flashDirty = true;
+    this.core.PC = this.core.LR & ~1; // return to the caller
+  }
+
+  // The enabled state machines, re-read after every write to a PIO block's registers.
+  _watchPIO() {
+    this._sms = [];
+    for (const pio of this.mcu.pio) {
+      const write = pio.writeUint32.bind(pio);
+      pio.writeUint32 = (offset, value) => { write(offset, value); this._listPIO(); };
+      for (const m of pio.machines) { m._acc = 0; m._stall = 0; }
+    }
+  }
+
+  _listPIO() {
+    this._sms = [];
+    this._minDiv = 1 << 30;
+    for (const pio of this.mcu.pio) {
+      for (const m of pio.machines) {
+        if (!m.enabled) continue;
+        m._div = m.clockDivInt === 0 ? 65536 * 256 : m.clockDivInt * 256 + m.clockDivFrac;
+        this._sms.push(m);
+        this._minDiv = Math.min(this._minDiv, Math.max(1, m._div >> 8));
+      }
+    }
+  }
+
+  _advancePIO(sysCycles) {
+    const sms = this._sms;
+    for (let i = 0; i < sms.length; i++) {
+      const m = sms[i];
+      m._acc += sysCycles * 256;
+      let stepped = false;
+      while (m._acc >= m._div) {
+        m._acc -= m._div;
+        if (m._stall > 0) { m._stall--; continue; }
+        const c0 = m.cycles;
+        m.step();
+        stepped = true;
+        const extra = m.cycles - c0 - 1; // the executed instruction's delay cycles
+        if (extra > 0) m._stall = extra;
+      }
+      if (stepped) m.pio.checkChangedPins();
+    }
+  }
+
+  // Run for `nanos` of virtual time, or until stop() is true (checked every ~1000 steps).
+  // Returns true if stop() ended it. A power cut (beforeFlashOp) ends it at once.
+  runFor(nanos, stop = null) {
+    let { core, clock, mcu } = this;
+    let end = clock.nanos + nanos;
+    let cnt = 0;
+    while (clock.nanos < end) {
+      if (this.powerCut) return true;
+      if (this._resetReq) {
+        const left = end - clock.nanos;
+        this.hardReset();
+        ({ core, clock, mcu } = this);
+        end = clock.nanos + left;
+      }
+      const cycleNs = 1e9 / (mcu.clkSys || 125e6);
+      if (core.waiting) {
+        let n = clock.nanosToNextAlarm;
+        if (!(n > 0)) n = 1000;
+        n = Math.min(n, end - clock.nanos);
+        if (this._sms.length) {
+          // PIO runs while the CPU sleeps: one PIO clock at a time until the next alarm, or
+          // until the PIO wakes the CPU (an IRQ), so the wake-up is on time
+          const cycles = Math.max(1, Math.floor(n / cycleNs));
+          const step = this._minDiv;
+          let done = 0;
+          while (done < cycles) {
+            const k = Math.min(step, cycles - done);
+            this._advancePIO(k);
+            done += k;
+            if (!core.waiting) break;
+          }
+          clock.tick(done * cycleNs);
+          cnt += 50;
+        } else {
+          clock.tick(n);
+          cnt += 50;
+        }
+      } else {
+        const pc = core.PC;
+        if (pc === ROM_FLASH_RANGE_ERASE || pc === ROM_FLASH_RANGE_PROGRAM) { this._flashOp(pc); continue; }
+        const cycles = core.executeInstruction();
+        clock.tick(cycles * cycleNs);
+        this._advancePIO(cycles);
+        cnt++;
+      }
+      if (cnt >= 1000) { cnt = 0; if (stop && stop()) return true; }
+    }
+    return stop ? !!stop() : false;
+  }
+
+  get nanos() { return this.clock.nanos; } // since the last reset: what ticks_us() counts
+  get totalNanos() { return this.nanosBase + this.clock.nanos; } // monotonic across resets
+}

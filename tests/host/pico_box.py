@@ -1,0 +1,84 @@
+"""The emulated Pico for tests: one boot of MicroPython's own RPI_PICO build in rp2040js,
+shared by a whole test module (a boot costs seconds of wall time on a loaded machine).
+
+PicoBox wraps host.rp2box.PicoDevice: the serial pty (port), the world channel (world:
+buttons in, LEDs/OLED/piezo out) and helpers that wait for conditions, never for time.
+"""
+
+import shutil
+import time
+
+import pytest
+
+from host import rp2box
+from host.serial_client import DeviceClient, LinkError
+from host.virtual_device import micropython_path
+
+# The host tools' link timeouts are for a Pico; the emulated one runs at 0.05-0.4x its speed.
+TIMEOUT_SCALE = 15
+READY_TIMEOUT_S = 90.0  # boot to hello, on a loaded 2-core machine at a fraction of real time
+
+
+def require_node():
+    if shutil.which("node") is None or not (rp2box.RP2BOX / "node_modules" / "rp2040js").is_dir():
+        pytest.skip("the emulated Pico needs node and rp2box/node_modules (make installs them)")
+
+
+class PicoBox:
+    def __init__(self, image, fresh=True):
+        require_node()
+        self.image = image
+        if fresh:
+            rp2box.prepare_pico_image(micropython_path(), image, True)
+        self.device = rp2box.PicoDevice(image, rp2box.find_uf2())
+        self.started = time.monotonic()
+        self.port = self.device.start()
+        self.world = self.device.connect_world(READY_TIMEOUT_S)
+        self.leds = None  # the strip as the world channel last reported it
+        self.oled = None  # the last oled message
+        self.messages = []
+        self.hello = self.wait_hello()
+        self.ready_s = time.monotonic() - self.started
+
+    def pump(self, timeout=0.2):
+        if self.world.closed:  # the box was stopped (another process may run its image now)
+            time.sleep(timeout)
+            return
+        for msg in self.world.wait(timeout):
+            self.messages.append(msg)
+            if msg.get("t") == "leds":
+                self.leds = msg["rgb"]
+            elif msg.get("t") == "oled":
+                self.oled = msg
+
+    def wait_for(self, cond, timeout=60.0, what="condition"):
+        deadline = time.monotonic() + timeout
+        while not cond():
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out waiting for %s (stderr: %s)"
+                                     % (what, self.device.stderr_tail()))
+            self.pump()
+
+    def wait_hello(self):
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while True:
+            try:
+                with DeviceClient(self.port, timeout=0.5) as dev:
+                    return dev.info
+            except LinkError:
+                if time.monotonic() > deadline:
+                    raise
+                self.pump(0.5)
+
+    def client(self, timeout=2.0):
+        return DeviceClient(self.port, timeout=timeout)
+
+    def led(self, index):
+        """(r, g, b) of one LED as the board's data line showed it last."""
+        h = self.leds[index * 6:index * 6 + 6]
+        return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
+
+    def stop(self):
+        if self.device is not None:
+            self.device.stop()
+            self.device = None

@@ -1,0 +1,35 @@
+"""The Anathema score keeper over the protocol (the act op) on the virtual device: entries
+as the buttons make them, the same refusals, undo, and the mode's status."""
+
+import pytest
+
+from host.serial_client import DeviceError
+from tests.host.test_sim_boot import Sim
+
+
+def test_a_host_deals_scores_and_undoes_a_hand(tmp_path):
+    with Sim(tmp_path / "box.img", "--fresh") as sim:
+        sim.wait_ready()
+        with sim.client() as dev:
+            dev.request("mode", name="anathema", options={"players": 3})
+            st = dev.status()["status"]["mode_status"]
+            assert (st["hand"], st["step"], st["dealer"], st["last_deal"]) == (1, "deal", 1, False)
+            for _ in range(4):
+                reply = dev.act(["deal", 1])  # P2 deals first
+            assert reply["n"] == 4 and reply["over"] is False
+            status = dev.status()["status"]["mode_status"]
+            assert (status["step"], status["dealer"], status["last_deal"]) == ("cards", 2, True)
+            with pytest.raises(DeviceError) as e:
+                dev.act(["point", 0])
+            assert e.value.code == "bad_arg"
+            assert e.value.msg == "points are not entered now: the cards step is open"
+            assert dev.act(["most_cards", [0]])["scores"] == [0, 0, 0]  # scored when the hand closes
+            dev.act(["most_familiars", [2]])
+            dev.act(["next"])
+            for seat in (0, 0, 0, 1, 1, 2, 2):
+                dev.act(["point", seat])
+            assert dev.act(["next"])["scores"] == [6, 2, 3]
+            assert dev.status()["status"]["mode_status"]["dealer"] == 3  # the deal passed left
+            assert dev.act(["undo"])["scores"] == [0, 0, 0]  # the hand is open again
+            status = dev.status()["status"]["mode_status"]
+            assert (status["hand"], status["step"], status["dealer"]) == (1, "points", 2)

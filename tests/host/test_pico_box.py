@@ -1,0 +1,109 @@
+"""The firmware on MicroPython's own rp2 build (RPI_PICO v1.28.0) in an emulated RP2040:
+one boot shared by the module. What only a Pico build can answer: the real port's hello,
+its heap, littlefs on its flash, the PIO and IRQ paths, the I2C OLED and the NeoPixel line."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host import flash
+from host.serial_client import TIMEOUT_SCALE_ENV
+from tests.host.pico_box import TIMEOUT_SCALE, PicoBox, require_node
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def box(tmp_path_factory):
+    image = tmp_path_factory.mktemp("pico") / "pico-flash.img"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(TIMEOUT_SCALE_ENV, str(TIMEOUT_SCALE))  # also for the tablemate commands run here
+        b = PicoBox(image)
+        try:
+            yield b
+        finally:
+            b.stop()
+
+
+def test_hello_is_the_pico_build(box):
+    info = box.hello
+    assert info["board"] == "pico" and info["impl"] == "micropython"
+    assert info["micropython"] == "1.28.0"
+    assert flash.mpy_info(info["mpy"]) == (6, 3, "armv6m")
+    print("\npico box: start to hello %.1f s wall" % box.ready_s)
+
+
+def test_status_on_the_pico_heap(box):
+    with box.client() as dev:
+        reply = dev.status()
+    st = reply["status"]
+    assert st["board"] == "pico" and st["mode"] == "menu" and st["settings_error"] is None
+    assert st["ring_overflows"] == 0 and st["buttons"]["stuck"] == 0 and st["buttons"]["down"] == 0
+    # the Pico's own heap (about 190 KB free before the app): the app leaves a real margin
+    assert 60 * 1024 < st["mem_free_boot"] < 200 * 1024, st
+    assert reply["journal"]["records"] >= 1
+    print("\npico box: free heap after boot %d B, now %d B" % (st["mem_free_boot"], st["mem_free"]))
+
+
+def test_oled_found_by_scan_and_drawn(box):
+    # board_pico keeps the OLED only when i2c.scan() finds it: a frame means the scan did
+    box.wait_for(lambda: box.oled is not None and box.oled["fb"].strip("A="), what="an OLED frame")
+    assert box.hello["board"] == "pico"
+
+
+def test_button_lights_its_led_through_the_neopixel_line(box):
+    # outside a mode every player button lights its LED (the button test)
+    box.wait_for(lambda: box.leds is not None, what="the first LED frame")
+    box.world.edge(2, True)  # P3 down
+    box.wait_for(lambda: box.led(2) != (0, 0, 0), what="P3's LED")
+    assert all(box.led(i) == (0, 0, 0) for i in range(8) if i != 2), box.leds
+    box.world.edge(2, False)
+    box.wait_for(lambda: box.led(2) == (0, 0, 0), what="P3's LED off")
+
+
+def test_flash_finds_the_image_up_to_date(box):
+    lines = []
+    res = flash.flash(box.port, out=lines.append, dry_run=True)
+    assert res["plan"].copy == [] and res["plan"].remove == [], lines
+    assert res["unchanged"] > 40
+
+
+def test_sync_stores_the_boot_records(box, tmp_path):
+    db = tmp_path / "g.db"
+    res = subprocess.run([str(BIN / "tablemate"), "sync", "--port", box.port, "--db", str(db)],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "synced" in res.stdout and "new records" in res.stdout, res.stdout
+
+
+def test_cli_box_keeps_its_flash_across_starts(box):
+    """Last in the module: the shared box is stopped, and `tablemate sim --board pico` starts
+    again from its image (no --fresh): same journal, one more boot record."""
+    with box.client() as dev:
+        before = dev.status()["journal"]["records"]
+    box.stop()
+    cmd = [str(BIN / "tablemate"), "sim", "--board", "pico", "--headless", "--image", str(box.image)]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        line = proc.stdout.readline()
+        assert re.fullmatch(r"serial: /dev/pts/\d+\n", line), (line, proc.stderr.read())
+        port = line.split(" ", 1)[1].strip()
+        box.port = port
+        box.wait_hello()
+        with box.client() as dev:
+            after = dev.status()["journal"]["records"]
+        assert after == before + 1  # the records of the first start, and this boot's
+    finally:
+        out, err = proc.communicate(timeout=60)  # stdin EOF ends the headless sim
+    assert proc.returncode == 0, err
+
+
+def test_sim_board_pico_refuses_script(tmp_path):
+    require_node()
+    res = subprocess.run([str(BIN / "tablemate"), "sim", "--board", "pico", "--script", str(tmp_path / "x"),
+                          "--players", "3"], capture_output=True, text=True, timeout=60)
+    assert res.returncode != 0 and "error" in res.stderr
