@@ -3,8 +3,9 @@
 Rows: the buzzer's press-to-decision latency and allocations, heap use of the Anomia
 mode, soaks of 10,000 face-offs (the whole virtual device, and the decision path
 under -X heapsize=64k), the Anathema engine's move listing and random games on both
-runtimes, the virtual device's boot-to-ready time, serial fuzzing, power cuts, how many
-face-offs a Pico's journal holds before it prunes, sync throughput and flash times.
+runtimes, the heap the Anathema score keeper mode holds, the virtual device's
+boot-to-ready time, serial fuzzing, power cuts, how many face-offs a Pico's journal
+holds before it prunes, sync throughput and flash times.
 Counts can be changed with flags.
 """
 
@@ -147,6 +148,7 @@ def main(argv=None):
         speed = ["tests/bench/anathema_speed.py", str(args.anathema_games)]
         mpy = micropython_json(speed + ["--root", root], "192k")
         busy_heap = smallest_heap(lambda heap: _runs(speed + ["--root", root, "--busy-once"], heap), 32, 192)
+        box_heap = micropython_json(["tests/bench/anathema_box_heap.py", "10", "--root", root], "192k")
     cpy = json.loads(subprocess.run([sys.executable] + speed, cwd=ROOT, capture_output=True, text=True,
                                     check=True, timeout=1800).stdout.strip().splitlines()[-1])
     row("decision-path soak, -X heapsize=64k", "%d face-offs, heap %d -> %d B" % (
@@ -162,6 +164,11 @@ def main(argv=None):
         cpy["games_per_s"], mpy["games_per_s"], cpy["games_per_s"] / mpy["games_per_s"]),
         "%d games, 4 layouts, ~%.0f actions each" % (cpy["games"], cpy["steps_per_game"]))
 
+    row("Anathema score keeper mode: heap held", "%.1f KB at start, +%d B per hand" % (
+        box_heap["start_bytes"] / 1024.0, box_heap["per_hand_bytes"]),
+        "modules + game, .mpy 192k, %d hands of 3 players (Anomia buzzers: %.1f KB)"
+        % (box_heap["hands"], box_heap["anomia_start_bytes"] / 1024.0))
+
     soak = run_soak(args.faceoffs, mode=args.mode)
     row("virtual device soak, %s mode" % args.mode,
         "%d face-offs in %.1f s" % (soak["faceoffs"], soak["seconds"]),
@@ -175,6 +182,10 @@ def main(argv=None):
 
     row("PIO capture: longest late drain losing no press", "%.3f s" % (longest_late_drain() / 1e6),
         "emulated RP2040 PIO, bounce storm + held press, bisection")
+
+    runs = bench_host.bench_script(args.faceoffs)
+    row("script mode: face-offs per second", "%.0f /s fresh, %.0f /s again on the same image" % tuple(
+        n / s for n, s in runs), "tablemate sim --script, %d face-offs per run" % args.faceoffs)
 
     row("virtual device boot to ready", "%.2f s" % boot_to_ready(), "start -> hello answered (median of 3)")
 

@@ -148,3 +148,56 @@ def test_script_edges_keep_their_exact_gaps(tmp_path):
     assert gaps == [0, 250, 300000, 300001], gaps
     assert image_processes(image) == []
 
+
+
+class SlowWorld:
+    """A device that takes in nothing until the host waits for it: how far ahead does the
+    host get? Answers marks and the final sync as the world channel does."""
+
+    def __init__(self):
+        self.closed = False
+        self.queue = []  # sent, not yet taken in
+        self.answers = []
+        self.edges_sent = 0
+        self.edges_taken = 0
+        self.most_ahead = 0
+
+    def send(self, msg):
+        self.queue.append(msg)
+        if msg["t"] == "mode":
+            self.answers.append({"t": "event", "kind": "mode", "name": msg["name"]})
+
+    def edge(self, button, down, us):
+        self.send({"t": "edge", "b": button, "down": down, "us": us})
+        self.edges_sent += 1
+        self.most_ahead = max(self.most_ahead, self.edges_sent - self.edges_taken)
+
+    def read(self):
+        out, self.answers = self.answers, []
+        return out
+
+    def wait(self, timeout):
+        for msg in self.queue:  # the device catches up
+            if msg["t"] == "edge":
+                self.edges_taken += 1
+            elif msg["t"] in ("mark", "sync"):
+                self.answers.append({"t": msg["t"], "id": msg["id"]})
+        self.queue = []
+        return self.read()
+
+
+def test_a_long_script_never_gets_more_than_two_windows_ahead_of_the_device(capsys):
+    """The host must not pour a whole script into the socket and then give the device a
+    fixed time for the backlog: a long script on a slow (or loaded) device then failed."""
+    from host import sim_script
+
+    edges = []
+    for i in range(2000):
+        t = (i + 1) * 1000000
+        edges += [(t, 1, True), (t + 3000, 2, True), (t + 50000, 1, False), (t + 53000, 2, False)]
+    world = SlowWorld()
+    device = argparse.Namespace(world=world)
+    assert sim_script.run_script(device, edges, {"players": 4}) == 0
+    assert world.edges_taken == world.edges_sent == 8000
+    assert world.most_ahead <= 2 * sim_script.MARK_EVERY
+    capsys.readouterr()
