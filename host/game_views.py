@@ -194,6 +194,10 @@ class HandView(GameView):
                     f[key] = f.get(key, 0) + (1 if r[key][s] else 0)
 
 
+END_WORDS = {"anastasia": "Anastasia revealed", "impostor": "the Impostor revealed",
+             "collector": "a Collector declared", "red_army_spy": "the Red Army Spy's last round"}
+
+
 class LedgerView(GameView):
     """Finding Anastasia on the box (engine/anastasia_ledger.py): each entry in the ledger's
     own words (who asked whom, what was claimed, who paid to reveal whom), the end effect and
@@ -247,7 +251,7 @@ class LedgerView(GameView):
     def _end(self, rec):
         d = rec["data"]
         ended = self.state.ended if self.state is not None else None
-        why = ended.replace("_", " ") + " ended it" if ended else "ended before an end effect"
+        why = END_WORDS.get(ended, str(ended)) if ended else "ended before an end effect"
         won = " ".join("P%d" % (p + 1) for p in d.get("winners") or [])
         return "%s (%s); won: %s" % (why, d.get("reason"), won or "nobody")
 

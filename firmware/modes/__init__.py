@@ -46,7 +46,7 @@ AVAILABLE = (
         "most_tie": (one_of("none", "all"), "none"),
         "top_tie": (one_of("play_on", "share"), "play_on"),
     }),
-    Entry("anastasia", "Finding Anastasia", "firmware.modes.anastasia", 4, 8, 5),
+    Entry("anastasia", "Anastasia 4-8P", "firmware.modes.anastasia", 4, 8, 5),
 )
 
 

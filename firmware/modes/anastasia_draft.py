@@ -140,7 +140,7 @@ class Draft:
         elif step == "column":
             self.menu = Menu("%s: COLUMN" % who, list(text.COLUMNS))
         elif step == "space":
-            self.menu = Menu(text.COLUMNS[self.col].upper(), text.space_labels(self.col))
+            self.menu = Menu("%s: %s" % (who, text.COLUMNS[self.col].upper()), text.space_labels(self.col))
         elif step == "role":
             self.roles = [r for r in self.game.possible if r != cards.EMPRESS]
             title = "ROLE OF %s" % player(self.args[0] if self.args else self.p)
