@@ -3,7 +3,8 @@
 A script is lines of `<t_us> <player> <down|up>`. The edges go over the world channel
 on the script's own clock (virtual time) to the mode (default: the Anomia buzzers) started
 with the options given (--players, --option KEY=VALUE, --tie-window-us), and each
-decision event comes back as one JSON line on stdout.
+decision event, each entry a mode's buttons made (an "action" event) and each refused
+entry comes back as one JSON line on stdout.
 """
 
 import json
@@ -15,6 +16,7 @@ from host.cli import CliError
 
 SCRIPT_MODE = "anomia"  # the mode a script plays unless --mode names another
 DECISION_KIND = "decision"
+PRINTED_KINDS = (DECISION_KIND, "action", "refused")  # what a script prints of the events
 SYNC_TIMEOUT_S = 10.0  # the longest the device may go without taking in a window of edges
 MARK_EVERY = 64  # edges between two marks: the host is never more than two windows ahead
 SETTLE_MARGIN_US = 200000  # past the last lockout: debounce releases and the final DONE
@@ -124,7 +126,7 @@ def run_script(device, edges, options, mode=SCRIPT_MODE):
     def handle(messages):
         for msg in messages:
             t = msg.get("t")
-            if t == "event" and msg.get("kind") == DECISION_KIND:
+            if t == "event" and msg.get("kind") in PRINTED_KINDS:
                 emit_json(msg)
             elif t == "error":
                 raise CliError("the device refused: %s" % msg.get("msg"), 1)

@@ -48,7 +48,7 @@ class Mode(GameMode):
         game = self.game
         if event != "roster":
             self.pick = 0
-            self.note = None
+            self.note = "game resumed" if event == "resume" else None  # until the next entry
         if event == "action" and game.is_over():
             self.end_game("won", now_ms)
             return

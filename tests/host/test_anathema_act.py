@@ -1,10 +1,14 @@
 """The Anathema score keeper over the protocol (the act op) on the virtual device: entries
-as the buttons make them, the same refusals, undo, and the mode's status."""
+as the buttons make them, the same refusals, undo, and the mode's status; and a script of
+button edges printing each entry and refusal."""
+
+import json
+import subprocess
 
 import pytest
 
 from host.serial_client import DeviceError
-from tests.host.test_sim_boot import Sim
+from tests.host.test_sim_boot import ROOT, Sim, sim_command, sim_env
 
 
 def test_a_host_deals_scores_and_undoes_a_hand(tmp_path):
@@ -33,3 +37,16 @@ def test_a_host_deals_scores_and_undoes_a_hand(tmp_path):
             assert dev.act(["undo"])["scores"] == [0, 0, 0]  # the hand is open again
             status = dev.status()["status"]["mode_status"]
             assert (status["hand"], status["step"], status["dealer"]) == (1, "points", 2)
+
+
+def test_a_script_prints_each_entry_and_each_refusal(tmp_path):
+    script = tmp_path / "deals.txt"
+    script.write_text("10000 2 down\n60000 2 up\n200000 2 down\n250000 2 up\n400000 1 down\n450000 1 up\n")
+    cmd = sim_command(tmp_path / "flash.img", "--fresh", "--players", "3", "--mode", "anathema",
+                      "--script", str(script), headless=False)
+    res = subprocess.run(cmd, cwd=ROOT, env=sim_env(tmp_path), capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=60)
+    assert res.returncode == 0, res.stderr
+    lines = [json.loads(line) for line in res.stdout.splitlines()[1:]]
+    assert [d.get("action") for d in lines[:2]] == [["deal", 1], ["deal", 1]]  # P2 deals first
+    assert lines[2:] == [{"kind": "refused", "why": "P2 deals this hand, not P1"}]

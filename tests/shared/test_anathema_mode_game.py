@@ -2,7 +2,7 @@
 21 entered with the buttons is won, ends for good and replays from its records; partners
 win together; a power cut resumes a hand at its step."""
 
-from tests.shared.anathema_box import Clock, deal_hand, replayed, score_hand
+from tests.shared.anathema_box import Clock, deal_hand, replayed, said, score_hand
 from tests.shared.compat import tmp_dir
 from tests.shared.mode_harness import MS, Box
 
@@ -61,6 +61,7 @@ def test_a_power_cut_resumes_the_hand_at_its_step():
         digest = box.mode.game.digest()
         box = box.reboot()
         assert box.mode.game.digest() == digest and box.screen()[0] == "SWEEPS +1 EACH"
+        assert said(box).endswith("game resumed")
         assert box.screen()[1:3] == ["P1          0 +3", "P2          0 +2"]
         box.back(at())  # the undo history survives the reset
         assert box.mode.game.sweeps == [0, 0]
