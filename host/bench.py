@@ -5,7 +5,8 @@ mode, soaks of 10,000 face-offs (the whole virtual device, and the decision path
 under -X heapsize=64k), the Anathema engine's move listing and random games on both
 runtimes, the heap the Anathema score keeper mode holds, the virtual device's
 boot-to-ready time, serial fuzzing, power cuts, how many face-offs a Pico's journal
-holds before it prunes, sync throughput and flash times.
+holds before it prunes, sync throughput and flash times; then the same firmware on the
+emulated Pico (host/bench_pico.py, "rp2040 emulated", in virtual time).
 Counts can be changed with flags.
 """
 
@@ -213,6 +214,16 @@ def main(argv=None):
         "%d files, %.1f KB" % (fl["full_files"], fl["full_bytes"] / 1024))
     row("flash, incremental (one changed file)", "%.2f s" % fl["incremental_s"], "%d file copied"
         % fl["incremental_files"])
+    # the same firmware on MicroPython's own Pico build in the RP2040 emulator, beside the above
+    import shutil
+
+    from host import bench_pico, rp2box
+
+    if shutil.which("node") and (rp2box.RP2BOX / "node_modules" / "rp2040js").is_dir():
+        bench_pico.rows(row)
+    else:
+        row("%s rows" % bench_pico.LABEL, "not run",
+            "needs node and rp2box/node_modules (make test installs them)")
     return 0
 
 
