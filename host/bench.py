@@ -5,7 +5,8 @@ mode, soaks of 10,000 face-offs (the whole virtual device, and the decision path
 under -X heapsize=64k), the Anathema engine's move listing and random games on both
 runtimes, the heap the Anathema score keeper mode holds, the virtual device's
 boot-to-ready time, serial fuzzing, power cuts, how many face-offs a Pico's journal
-holds before it prunes, sync throughput and flash times.
+holds before it prunes, sync throughput and flash times; then the same firmware on the
+emulated Pico (host/bench_pico.py, "rp2040 emulated", in virtual time).
 Counts can be changed with flags.
 """
 
@@ -183,6 +184,10 @@ def main(argv=None):
     row("PIO capture: longest late drain losing no press", "%.3f s" % (longest_late_drain() / 1e6),
         "emulated RP2040 PIO, bounce storm + held press, bisection")
 
+    runs = bench_host.bench_script(args.faceoffs)
+    row("script mode: face-offs per second", "%.0f /s fresh, %.0f /s again on the same image" % tuple(
+        n / s for n, s in runs), "tablemate sim --script, %d face-offs per run" % args.faceoffs)
+
     row("virtual device boot to ready", "%.2f s" % boot_to_ready(), "start -> hello answered (median of 3)")
 
     fz = fuzz_rate(args.fuzz)
@@ -209,6 +214,16 @@ def main(argv=None):
         "%d files, %.1f KB" % (fl["full_files"], fl["full_bytes"] / 1024))
     row("flash, incremental (one changed file)", "%.2f s" % fl["incremental_s"], "%d file copied"
         % fl["incremental_files"])
+    # the same firmware on MicroPython's own Pico build in the RP2040 emulator, beside the above
+    import shutil
+
+    from host import bench_pico, rp2box
+
+    if shutil.which("node") and (rp2box.RP2BOX / "node_modules" / "rp2040js").is_dir():
+        bench_pico.rows(row)
+    else:
+        row("%s rows" % bench_pico.LABEL, "not run",
+            "needs node and rp2box/node_modules (make test installs them)")
     return 0
 
 

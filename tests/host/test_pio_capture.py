@@ -608,3 +608,55 @@ def test_counter_tick_conversion_edges():
             now = (tick_k + lag) & TICKS_MASK
             assert pc.counter_tick(counter, now, t_start) == tick_k
     assert pc.word_mask(0xFF << 22) == 0 and pc.word_mask((0xFF ^ 0b101) << 22 | 123) == 0b101
+
+
+# -- the emulator itself: what it models, and what it refuses --
+
+
+def emulate(source, **config):
+    prog = pc.assemble(source)
+    emu = PioEmulator(prog.words, prog.wrap_target, prog.wrap, lambda cycle: 0, **config)
+    emu.enabled = True
+    return emu
+
+
+@pytest.mark.parametrize("config", [{"sideset_count": 1}, {"autopush": True}, {"autopull": True},
+                                    {"push_thresh": 8}])
+def test_emulator_refuses_configurations_it_does_not_model(config):
+    with pytest.raises(NotImplementedError):
+        emulate("nop", **config)
+
+
+@pytest.mark.parametrize("source", ["mov exec, x", "out exec, 16"])
+def test_emulator_refuses_instructions_it_does_not_model(source):
+    emu = emulate(source)
+    with pytest.raises(NotImplementedError):
+        emu.step()
+
+
+@pytest.mark.parametrize("join, depth", [(None, 4), ("rx", 8)])
+def test_emulator_fifo_depth_status_and_dropped_pushes(join, depth):
+    # each pass: X := status (all ones while RX level < N), push its low bit; with N = depth - 1
+    # the last word that fits says "no room left", and the pushes after it are dropped with
+    # RXSTALL set.
+    emu = emulate("mov isr, null\nmov x, status\nin x, 1\npush noblock", fifo_join=join, status_sel=1,
+                  status_n=depth - 1)
+    emu.run(4 * depth)
+    assert list(emu.rx) == [1] * (depth - 1) + [0] and not emu.rxstall
+    emu.run(4)
+    assert len(emu.rx) == depth and emu.rxstall and emu.stalls == 0
+    tx = emulate("mov x, status", fifo_join=join, status_sel=0, status_n=1)
+    tx.step()
+    assert tx.x == 0xFFFFFFFF  # TX level 0 < 1
+
+
+def test_emulator_runs_only_while_enabled_and_restart_goes_back_to_the_start():
+    emu = emulate("set x, 5\nset y, 6\nin x, 3\njmp 3")
+    emu.enabled = False
+    emu.run(10)
+    assert (emu.cycle, emu.executed, emu.pc) == (10, 0, 0)
+    emu.enabled = True
+    emu.run(3)
+    assert (emu.x, emu.y, emu.isr_count, emu.pc) == (5, 6, 3, 3)
+    emu.restart()  # SM_RESTART clears ISR and its count; X and Y stay; the PC is the start
+    assert (emu.pc, emu.isr, emu.isr_count, emu.x, emu.y) == (0, 0, 0, 5, 6)
