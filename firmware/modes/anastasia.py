@@ -187,7 +187,7 @@ class Mode(GameMode):
             return
         last = self.last
         if game.ended is not None:  # the roles are entered after an end effect
-            above = [text.END_WORDS.get(game.ended, game.ended), "every hidden role"]
+            above = [text.END_WORDS.get(game.ended, game.ended), "roles in turn"]
         elif last is not None and last[0] in ("answer", "question"):
             above = text.answered(names, game, last)
         elif last is not None and last[0] == "react":
