@@ -50,6 +50,7 @@ AVAILABLE = (
         "most_tie": (one_of("none", "all"), "none"),
         "top_tie": (one_of("play_on", "share"), "play_on"),
     }),
+    Entry("anastasia", "Anastasia 4-8P", "firmware.modes.anastasia", 4, 8, 5),
 )
 
 
@@ -72,6 +73,9 @@ def load(name):
         known = names()
         raise ValueError("no mode %r on this firmware (available: %s)"
                          % (name, ", ".join(known) if known else "none yet"))
+    import gc
+
+    gc.collect()  # a mode compiled from source (the virtual box) needs the heap's large free blocks
     module = __import__(entry.module, None, None, ["Mode"])
     return module.Mode
 

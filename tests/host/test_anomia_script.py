@@ -123,11 +123,11 @@ def test_long_pauses_and_a_press_one_ticks_period_after_the_last_edge(tmp_path):
 
 
 def test_a_long_script_runs_to_the_end_on_a_fresh_box_and_again_on_the_same_image(tmp_path):
-    """150 face-offs (600 edges, nine flow-control windows), twice on one image. make bench
+    """80 face-offs (320 edges, five flow-control windows), twice on one image. make bench
     runs 10,000 face-offs the same way (face-offs per second in script mode); here a short
     run keeps make test quick, and tests/host/test_sim_script.py checks the flow control
     that lets a script of any length settle."""
-    n = 150
+    n = 80
     lines = []
     for i in range(n):
         lines += faceoff((i + 1) * S, 1 + i % 4, 1 + (i + 1) % 4, 3000)

@@ -636,12 +636,15 @@ def test_emulator_refuses_instructions_it_does_not_model(source):
 
 @pytest.mark.parametrize("join, depth", [(None, 4), ("rx", 8)])
 def test_emulator_fifo_depth_status_and_dropped_pushes(join, depth):
-    # each pass: X := status (RX level < N), push X; with N = depth the pushes see room
-    # until the FIFO is full, and the pushes after that are dropped with RXSTALL set.
+    # each pass: X := status (all ones while RX level < N), push its low bit; with N = depth - 1
+    # the last word that fits says "no room left", and the pushes after it are dropped with
+    # RXSTALL set.
     emu = emulate("mov isr, null\nmov x, status\nin x, 1\npush noblock", fifo_join=join, status_sel=1,
-                  status_n=depth)
-    emu.run(4 * (depth + 3))
-    assert list(emu.rx) == [1] * depth and emu.rxstall and emu.stalls == 0
+                  status_n=depth - 1)
+    emu.run(4 * depth)
+    assert list(emu.rx) == [1] * (depth - 1) + [0] and not emu.rxstall
+    emu.run(4)
+    assert len(emu.rx) == depth and emu.rxstall and emu.stalls == 0
     tx = emulate("mov x, status", fifo_join=join, status_sel=0, status_n=1)
     tx.step()
     assert tx.x == 0xFFFFFFFF  # TX level 0 < 1
