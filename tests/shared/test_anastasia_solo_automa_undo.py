@@ -21,6 +21,8 @@ def test_the_automa_finding_anastasia_and_undo_back_through_its_turn():
         tb.guest(2)  # the table: Guest 2 is Anastasia
         assert tb.box.mode.session.over and "The automa found her first: Guest 2" in " ".join(tb.screen())
         assert tb.box.lit() == [1]
-        assert replay(tb.box).winners() == [] and replay(tb.box).result["reason"] == "automa_found"
+        state = replay(tb.box)
+        assert state.winners() == [] and state.result["reason"] == "automa_found"
+        state = None
         tb.ok()  # a new game, every guest back at the party
         assert tb.screen()[0] == "R1 P1 ACTION 1/2" and tb.game.options["away"] == []
