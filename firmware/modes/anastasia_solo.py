@@ -29,8 +29,8 @@ from firmware.modes.menu import CANCEL, Menu
 
 GUESTS = 6
 # (menu item, engine action name) of a player's turn; the set-up items come only before the first action
-ACTIONS = (("Remove", "remove"), ("Draw", "draw"), ("Reveal clue", "reveal_clue"), ("Look", "look"),
-           ("Reveal role", "reveal_role"))
+ACTIONS = (("Remove", "remove"), ("Draw", "draw"), ("Rev. clue", "reveal_clue"), ("Look", "look"),
+           ("Rev. role", "reveal_role"))  # 10 characters at most: the pick list's line
 SETUP = (("Players", "players"), ("Guest away", "away"))
 
 

@@ -13,7 +13,8 @@ shows is exactly what the engine resolved.
 """
 
 from engine import anastasia_automa as automa
-from engine.anastasia_solo_automa import outcome_text
+from engine.anastasia_cards import ANASTASIA
+from engine.anastasia_solo_rules import UNKNOWN, player_name
 
 GUESTS = 6
 STEP_SEAT = 6  # LED 7 marks action 1, LED 8 action 2
@@ -93,12 +94,35 @@ def action_words(tiers, outcome):
         text = "Skipped: no tier can be taken."
     else:
         text = automa.tier_text(tier) + "."
-        seen = outcome_text(tier, outcome["did"])
+        seen = table_words(tier, outcome["did"] or {})
         if seen:
             text = text[:-1] + ": " + seen + "."
     if failed and failed[0][0] != automa.GAME_OVER:
         text += " (no %s: %s)" % (automa.TIER_NAMES[len(failed) - 1], short_reason(failed[-1]))
     return text
+
+
+def table_words(tier, did):
+    """What the table does or saw, short enough for the OLED: which card of a fan (card 1 is
+    the first), who receives the gems, the role, the gems back to the supply; "" if nothing."""
+    parts = []
+    if "slots" in did:
+        a, b = did["slots"]
+        parts.append("G%d card %d <> G%d card %d" % (tier[1], a + 1, tier[2], b + 1))
+    elif "clue" in did:
+        parts.append("card %d" % (did["slot"] + 1))
+    if "paid" in did:
+        paid = did["paid"]
+        parts.append(" ".join("%s +%d" % (player_name(p), paid[p]) for p in range(len(paid)) if paid[p]))
+    if "role" in did:
+        role = did["role"]
+        if role == UNKNOWN:
+            parts.append("Anastasia?")
+        else:
+            parts.append("it is Anastasia" if role == ANASTASIA else "not Anastasia")
+    if did.get("gems"):
+        parts.append("%d gems to supply" % did["gems"])
+    return ", ".join(parts)
 
 
 def short_reason(reason):

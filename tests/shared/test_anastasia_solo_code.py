@@ -40,7 +40,7 @@ def test_a_skipped_action_lights_only_its_step():
 def test_words_say_the_tier_taken_what_the_table_saw_and_why_the_tier_above_failed():
     outcome = {"tier": 1, "failed": [["short", 5, 1, 3]], "did": {"slots": [0, 2]}}
     words = code.action_words([["expend_reveal", 5, 3, 2], ["exchange", 4, 5]], outcome)
-    assert words == ("Guest 4 exchanges an unshown clue with Guest 5: Guest 4's card 1 for Guest 5's card 3. "
+    assert words == ("Guest 4 exchanges an unshown clue with Guest 5: G4 card 1 <> G5 card 3. "
                      "(no primary: G5 has 1 gems, needs 3)")
     title, lines = code.action_screen("A1", [["leave", 2]], {"tier": 0, "failed": [], "did": {"gems": 0}}, 0)
     assert title == "AUTOMA A1 1/2" and lines == ["Guest 2 leaves", "the party."]
@@ -48,3 +48,12 @@ def test_words_say_the_tier_taken_what_the_table_saw_and_why_the_tier_above_fail
     assert code.wrap("abcdefghijklmnopqrstu v", 8) == ["abcdefgh", "ijklmnop", "qrstu v"]
     assert code.action_words([["draw", 1]], {"tier": -1, "failed": [["over"]], "did": None}) == \
         "Not taken: the game is over."
+
+
+def test_what_the_table_saw_in_few_words():
+    did = {"paid": [2, 1, 0], "role": -1}
+    assert code.table_words(["return_reveal", 1, 3, 2], did) == "P1 +2 P2 +1, Anastasia?"
+    assert code.table_words(["expend_reveal", 5, 3, 2], {"spent": 3, "role": -2}) == "not Anastasia"
+    assert code.table_words(["expend_reveal", 5, 3, 2], {"spent": 3, "role": 0}) == "it is Anastasia"
+    assert code.table_words(["leave", 4], {"gems": 5}) == "5 gems to supply"
+    assert code.table_words(["draw", 4], {"slot": 3}) == ""

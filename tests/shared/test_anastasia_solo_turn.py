@@ -11,7 +11,7 @@ def test_a_turn_of_two_actions_and_a_card_picked_from_a_fan():
         tb.act(REMOVE, 3)
         assert tb.box.mode.session.n == 1 and tb.game.guest(3).status == 1  # removed
         assert tb.screen()[0] == "R1 P1 ACTION 2/2"
-        assert "Set-up" not in tb.text() and tb.box.mode.pick.items[-1] == "Reveal role"
+        assert "Set-up" not in tb.text() and tb.box.mode.pick.items[-1] == "Rev. role"
         tb.act(LOOK, 4)  # Guest 4 holds three face-down cards: which one?
         assert tb.screen()[1:3] == ["Look at G4:", "which card?"] and tb.box.lit() == [3]
         tb.ok()
