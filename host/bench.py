@@ -123,6 +123,7 @@ def main(argv=None):
     ap.add_argument("--mode", default="anomia",
                     help="the buzzer mode the soaks run (default %(default)s)")
     ap.add_argument("--anathema-games", type=int, default=40)
+    ap.add_argument("--anastasia-games", type=int, default=200)
     args = ap.parse_args(argv)
     from host import bench_host
     from host.device_files import compile_tree
@@ -150,6 +151,14 @@ def main(argv=None):
         mpy = micropython_json(speed + ["--root", root], "192k")
         busy_heap = smallest_heap(lambda heap: _runs(speed + ["--root", root, "--busy-once"], heap), 32, 192)
         box_heap = micropython_json(["tests/bench/anathema_box_heap.py", "10", "--root", root], "192k")
+        ana = ["tests/bench/anastasia_speed.py", str(args.anastasia_games)]
+        ana_mpy = micropython_json(ana + ["--root", root], "192k")
+        ana_box = micropython_json(["tests/bench/anastasia_speed.py", "60", "--box", "--root", root], "192k")
+        # the virtual box imports the source: the smallest heap that starts the mode and plays
+        ana_src = ["tests/bench/anastasia_speed.py", "60", "--box"]
+        ana_src_heap = smallest_heap(lambda heap: _runs(ana_src, heap), 96, 320)
+    ana_cpy = json.loads(subprocess.run([sys.executable] + ana, cwd=ROOT, capture_output=True, text=True,
+                                        check=True, timeout=1800).stdout.strip().splitlines()[-1])
     cpy = json.loads(subprocess.run([sys.executable] + speed, cwd=ROOT, capture_output=True, text=True,
                                     check=True, timeout=1800).stdout.strip().splitlines()[-1])
     row("decision-path soak, -X heapsize=64k", "%d face-offs, heap %d -> %d B" % (
@@ -169,6 +178,16 @@ def main(argv=None):
         box_heap["start_bytes"] / 1024.0, box_heap["per_hand_bytes"]),
         "modules + game, .mpy 192k, %d hands of 3 players (Anomia buzzers: %.1f KB)"
         % (box_heap["hands"], box_heap["anomia_start_bytes"] / 1024.0))
+
+    row("Anastasia random games (4-8 players)", "%.1f /s CPython, %.1f /s MicroPython (%.1fx)" % (
+        ana_cpy["games_per_s"], ana_mpy["games_per_s"], ana_cpy["games_per_s"] / ana_mpy["games_per_s"]),
+        "%d games, KindChooser bots, ~%.0f actions each, .mpy 192k"
+        % (ana_cpy["games"], ana_cpy["steps_per_game"]))
+    row("Anastasia ledger mode: heap held", "%.1f KB at start, %.1f KB at most" % (
+        ana_box["start_bytes"] / 1024.0, ana_box["most_bytes"] / 1024.0),
+        "modules + session + game, .mpy 192k, %d random entries of 4 players" % ana_box["entries"])
+    row("  smallest heap: Anastasia mode from source", "%s k" % ana_src_heap,
+        "bisection: start + 60 entries on the mode harness, .py as the virtual box, 64-bit port")
 
     soak = run_soak(args.faceoffs, mode=args.mode)
     row("virtual device soak, %s mode" % args.mode,

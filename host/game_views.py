@@ -7,6 +7,8 @@ actions, scores and winners, never face-offs. A new mode adds a line to VIEWS if
 records carry more than that.
 """
 
+from engine.anastasia_cards import EMPRESS
+
 TICK_MASK = (1 << 30) - 1  # face-off times are in the device's 30-bit µs tick domain
 BASE_COLUMNS = ("seq", "kind", "t", "n", "action", "digest", "scores", "winners", "reason")
 
@@ -192,8 +194,88 @@ class HandView(GameView):
                     f[key] = f.get(key, 0) + (1 if r[key][s] else 0)
 
 
+END_WORDS = {"anastasia": "Anastasia revealed", "impostor": "the Impostor revealed",
+             "collector": "a Collector declared", "red_army_spy": "the Red Army Spy's last round"}
+
+
+class LedgerView(GameView):
+    """Finding Anastasia on the box (engine/anastasia_ledger.py): each entry in the ledger's
+    own words (who asked whom, what was claimed, who paid to reveal whom), the end effect and
+    the winners; per player the gems held at the end and the roles they revealed."""
+
+    kind = "ledger"
+    title = "Finding Anastasia (gems at the end; roles revealed, the Empress's own not counted)"
+    figures = (("gems", "GEMS AT END"), ("reveals", "REVEALED"))
+
+    def __init__(self, game=None):
+        self.state = None  # the ledger before the record being read (detail reads in order)
+        self.standing = []
+        self.start = None
+
+    def of(self, game):
+        return LedgerView(game)
+
+    def _rebuild(self):
+        engine, seed, players, options = self.start
+        self.state = engine.new_game(seed, players, **options)
+        for entry in self.standing:
+            self.state.apply(entry)
+
+    def detail(self, rec):
+        from engine import gamelog_read
+        from engine.core import IllegalAction
+
+        d = rec["data"]
+        try:
+            if rec["kind"] == "game_start":
+                self.start = gamelog_read.new_game_args(d)
+                self.standing = []
+                self._rebuild()
+                empress = self.state.empress
+                who = "the Empress P%d" % (empress + 1) if empress >= 0 else "no Empress"
+                return "%d players, %s" % (self.state.players, who)
+            if self.state is None or rec["kind"] != "action":
+                return self._end(rec) if rec["kind"] == "game_end" else GameView.detail(self, rec)
+            if "undo" in d:
+                self.standing.pop()
+                self._rebuild()
+                return "undo of action %s" % d.get("undo")
+            words = self.state.describe(d.get("action"))
+            self.state.apply(d.get("action"))
+            self.standing.append(d.get("action"))
+            return words
+        except (IllegalAction, ValueError, TypeError, IndexError):
+            self.state = None  # records that do not replay: the plain view from here on
+            return GameView.detail(self, rec)
+
+    def _end(self, rec):
+        d = rec["data"]
+        ended = self.state.ended if self.state is not None else None
+        why = END_WORDS.get(ended, str(ended)) if ended else "ended before an end effect"
+        won = " ".join("P%d" % (p + 1) for p in d.get("winners") or [])
+        return "%s (%s); won: %s" % (why, d.get("reason"), won or "nobody")
+
+    def tally(self, player, game, records):
+        GameView.tally(self, player, game, records)
+        from engine import gamelog_read
+
+        try:
+            state = gamelog_read.replay(records)
+        except (gamelog_read.ReplayMismatch, ValueError):
+            return  # an incomplete or damaged game: its games count, not its gems
+        for p in range(state.players):
+            ps = player(p)
+            if ps is None:
+                continue
+            f = ps.figures
+            f["gems"] = f.get("gems", 0) + state.purses[p]
+            shown = [q for q in range(state.players)
+                     if state.revealed_by[q] == p and state.roles[q] != EMPRESS]
+            f["reveals"] = f.get("reveals", 0) + len(shown)
+
+
 # mode name (game_start "name") -> its view
-VIEWS = {"anomia": FaceoffView(), "anathema": HandView()}
+VIEWS = {"anomia": FaceoffView(), "anathema": HandView(), "anastasia": LedgerView()}
 DEFAULT = GameView()
 
 

@@ -18,8 +18,10 @@ Back steps back in the entry being made; with none, it undoes the last entry (ba
 the whole game). Mode ends the game. After the end (the result shown), ok starts the next.
 """
 
-# base first: its class needs one large block, found before the engine's modules compile
+# base, then the engine, then the rest: the big classes find their large blocks before the
+# smaller modules' compiles fragment the heap (the virtual box runs the source)
 from firmware.modes.base import GameMode  # noqa: I001
+import engine.anastasia_ledger  # noqa: F401
 from firmware.buttons import BACK_BIT, OK_BIT
 from firmware.modes import anastasia_text as text
 from firmware.modes.anastasia_draft import CANCEL, ENTRY, MOVED, REFUSE, Draft
@@ -46,7 +48,8 @@ class Mode(GameMode):
     def new_game(self, now_ms):
         if self.players >= 5 and self.empress is None:
             self.setup = True
-            self.ctx.leds.armed(now_ms)
+            self.ctx.leds.set_colours(self.ctx.roster.seat_colours(self.players))
+            self.ctx.leds.lit((1 << self.players) - 1, now_ms)  # the seats in play: one is hers
             self.show()
             return
         self.setup = False
@@ -104,6 +107,7 @@ class Mode(GameMode):
             self.draft = Draft(self.game)
             self.show()
         elif kind == MOVED:
+            self._lights(now_ms)  # the responder picks their space: their LED
             self.show()
         else:
             return False
@@ -178,11 +182,16 @@ class Mode(GameMode):
         if draft is None:
             lines = text.end_lines(names, game) if game.ended else ["ended early"]
             over = self.session.over
-            d.text(lines + ["ok: next game", "mode: end" if not over else "back: menu"], title="GAME OVER")
+            more = ["back: menu"] if over else ["back: undo", "mode: end"]
+            d.text(lines + ["ok: next game"] + more, title="GAME OVER")
             return
         last = self.last
-        if last is not None and last[0] in ("answer", "question"):
+        if game.ended is not None:  # the roles are entered after an end effect
+            above = [text.END_WORDS.get(game.ended, game.ended), "roles in turn"]
+        elif last is not None and last[0] in ("answer", "question"):
             above = text.answered(names, game, last)
+        elif last is not None and last[0] == "react":
+            above = ["%s reacted:" % text.short(names[last[1]], 8), text.shown(game, last[1])]
         else:
             above = text.status_lines(names, game, draft.p)
         if draft.reacting:
@@ -196,4 +205,5 @@ class Mode(GameMode):
             else:
                 d.text(above + ["press a buzzer"], title=text.TARGET_WORDS.get(draft.name, "WHO?"))
         else:
-            draft.menu.show(d, above)
+            hint = ["ok: next", "%s buzzer: pick" % text.short(names[draft.decider()], 6)]
+            draft.menu.show(d, above, hint)

@@ -52,7 +52,7 @@ class Draft:
                              [label for label, _ in items])
         elif self.kind in ("collector", "choose"):
             labels, self.values = text.CHOICES[self.kind]
-            self.menu = Menu(text.FRAME_TITLES[self.kind], list(labels))
+            self.menu = Menu("%s %s" % (player(self.p), text.FRAME_TITLES[self.kind]), list(labels))
         else:
             self._begin("answer" if self.kind == "ask" else self.kind)
 
@@ -140,12 +140,12 @@ class Draft:
         elif step == "column":
             self.menu = Menu("%s: COLUMN" % who, list(text.COLUMNS))
         elif step == "space":
-            self.menu = Menu(text.COLUMNS[self.col].upper(), text.space_labels(self.col))
+            self.menu = Menu("%s: %s" % (who, text.COLUMNS[self.col].upper()), text.space_labels(self.col))
         elif step == "role":
             self.roles = [r for r in self.game.possible if r != cards.EMPRESS]
             title = "ROLE OF %s" % player(self.args[0] if self.args else self.p)
             self.menu = Menu(title, text.role_labels(self.roles))
         else:
             labels = text.CHOICES[self.name][0]
-            self.menu = Menu(text.FRAME_TITLES.get(self.name, "PSYCHIC SAW"), list(labels))
+            self.menu = Menu("%s %s" % (who, text.FRAME_TITLES.get(self.name, "PSYCHIC SAW")), list(labels))
         return MOVED, None

@@ -85,6 +85,12 @@ def answered(names, game, entry):
             purse(names, game, t), column(game, card // 5)]
 
 
+def shown(game, p):
+    """The clue p shows face up (their Reaction)."""
+    card = game.face_up[p]
+    return cards.CLUE_NAMES[card // 5][card % 5] if 0 <= card < cards.FIRST_BLANK else "a clue"
+
+
 def end_lines(names, game):
     """The result: why the game ended and who won."""
     won = game.winners()

@@ -12,7 +12,7 @@ The list draws itself as one line under what the mode shows above it:
 
     pick = Menu("ACTION", ["Look", "Exchange", "Draw"])
     result = pick.press(bit)        # MOVED, CANCEL, CHOSEN (pick.index, pick.item()) or NONE
-    pick.show(ctx.display, ["P2 5 gems"])
+    pick.show(ctx.display, ["P2 5 gems"], ["ok: next"])
 """
 
 from firmware.buttons import BACK_BIT, OK_BIT, SEATS
@@ -55,10 +55,11 @@ class Menu:
         text = str(self.item())[:room]
         return "> " + text + " " * (room - len(text) + 1) + count
 
-    def show(self, display, above=()):
-        """Title bar, the mode's lines, then the list's line (nothing without an OLED)."""
+    def show(self, display, above=(), below=()):
+        """Title bar, the mode's lines, the list's line, then the mode's hints (nothing
+        without an OLED)."""
         if display is None:
             return
         lines = list(above)[: display.rows - 2]
         lines.append(self.line(display.cols))
-        display.text(lines, title=self.title)
+        display.text(lines + list(below), title=self.title)

@@ -82,7 +82,7 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         tmux("send-keys", "-t", SESSION, "b")  # back, with nothing to undo: the menu again
         tmux.wait_for(lambda s: ">Anathema scores" in s and "ANATHEMA 3P" not in s)
         tmux("send-keys", "-t", SESSION, "m")  # the next entry
-        tmux.wait_for(lambda s: ">Finding Anastas" in s)  # 16 OLED columns
+        tmux.wait_for(lambda s: ">Anastasia 4-8P" in s)
         time.sleep(3 * RELEASE_S)  # a key again within RELEASE_S is the same press, held
         tmux("send-keys", "-t", SESSION, "m")  # the next entry: About
         tmux.wait_for(lambda s: ">About" in s)
