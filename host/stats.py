@@ -146,8 +146,32 @@ def _rgb(colour):
     return None
 
 
+def _plot_figures(ax, stats):
+    """Without face-offs: the first view's own figures, one group of bars per figure, one
+    bar per player. False when no game had figures."""
+    kinds = set()
+    for ps in stats.values():
+        kinds |= ps.kinds
+    views = [v for v in VIEWS.values() if v.figures and v.kind in kinds]
+    if not views:
+        return False
+    view = views[0]
+    players = [ps for ps in stats.values() if view.kind in ps.kinds]
+    width = 0.8 / len(players)
+    for i, ps in enumerate(players):
+        values = [ps.figures.get(key, 0) for key, _ in view.figures]
+        ax.bar([k + i * width for k in range(len(values))], values, width, label=ps.name,
+               color=_rgb(ps.colour) or "C%d" % i, edgecolor="black", linewidth=0.5)
+    ax.set_xticks([k + 0.4 - width / 2 for k in range(len(view.figures))])
+    ax.set_xticklabels([title.lower() for _, title in view.figures], fontsize="small")
+    ax.legend(fontsize="small")
+    ax.set_title(view.title.split(" (")[0])
+    return True
+
+
 def plot(path, stats, curve_game, curve):
-    """Write a PNG: winning-gap histogram per player, and the scores over one game."""
+    """Write a PNG: winning-gap histogram per player (without face-offs: a view's own
+    figures), and the scores over one game."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -161,11 +185,12 @@ def plot(path, stats, curve_game, curve):
                  label=[ps.name for ps in with_gaps], color=[_rgb(ps.colour) or "C%d" % i
                                                               for i, ps in enumerate(with_gaps)])
         ax1.legend(fontsize="small")
-    else:
+        ax1.set_title("winning gaps")
+        ax1.set_xlabel("gap to the second press (ms)")
+        ax1.set_ylabel("face-offs")
+    elif not _plot_figures(ax1, stats):
         ax1.text(0.5, 0.5, "no measured gaps", ha="center", va="center", transform=ax1.transAxes)
-    ax1.set_title("winning gaps")
-    ax1.set_xlabel("gap to the second press (ms)")
-    ax1.set_ylabel("face-offs")
+        ax1.set_title("winning gaps")
 
     if curve_game is not None and curve:
         names = player_names(curve_game)

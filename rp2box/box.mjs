@@ -42,7 +42,12 @@ process.stdin.on('data', (chunk) => pico.write(chunk));
 // ---- the world channel
 let world = null;
 const send = (msg) => { if (world) world.write(JSON.stringify(msg) + '\n'); };
-board.onLeds = (rgb) => send({ t: 'leds', rgb });
+// us: the virtual microsecond the frame ended; write_us: how long the data line took
+// (machine.bitstream holds interrupts off for all of it)
+board.onLeds = (rgb) => send({
+  t: 'leds', rgb, us: Math.floor(board.frameNs[1] / 1000),
+  write_us: Math.round((board.frameNs[1] - board.frameNs[0]) / 1000),
+});
 board.onFrame = (ram, on) => {
   const w = board.oled.width, h = board.oled.pages * 8;
   send({ t: 'oled', w, h, fb: Buffer.from(on ? ram : new Uint8Array(ram.length)).toString('base64'), lines: [] });

@@ -49,8 +49,8 @@ class Mode(GameMode):
         if event != "roster":
             self.pick = 0
             self.note = "game resumed" if event == "resume" else None  # until the next entry
-        if event == "action" and game.is_over():
-            self.end_game("won", now_ms)
+        if event == "action" and game.is_over():  # won, or ["end"] entered by a host
+            self.end_game("won" if game.winning else "ended", now_ms)
             return
         self.last_deal = last_deal = event == "action" and game.step == "cards"  # only the last deal opens it
         if event in ("action", "undo"):

@@ -1,6 +1,6 @@
 """The Anathema score keeper over the protocol (the act op) on the virtual device: entries
-as the buttons make them, the same refusals, undo, and the mode's status; and a script of
-button edges printing each entry and refusal."""
+as the buttons make them, the same refusals, undo, an early end, the mode's status, then
+sync, games, replay and stats; and a script of button edges printing each entry and refusal."""
 
 import json
 import subprocess
@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from host.serial_client import DeviceError
+from tests.host.test_end_to_end import tablemate
 from tests.host.test_sim_boot import ROOT, Sim, sim_command, sim_env
 
 
@@ -37,6 +38,20 @@ def test_a_host_deals_scores_and_undoes_a_hand(tmp_path):
             assert dev.act(["undo"])["scores"] == [0, 0, 0]  # the hand is open again
             status = dev.status()["status"]["mode_status"]
             assert (status["hand"], status["step"], status["dealer"]) == (1, "points", 2)
+            dev.act(["next"])
+            dev.act(["end"])
+        # synced, listed, shown, replayed and counted in its own terms
+        db = str(tmp_path / "games.db")
+        assert tablemate(tmp_path, "sync", "--port", sim.port, "--db", db).returncode == 0
+        listed = tablemate(tmp_path, "games", "list", "--db", db).stdout.splitlines()
+        assert len(listed) == 2 and "anathema" in listed[1] and "P1:6 P2:2 P3:3" in listed[1]
+        shown = tablemate(tmp_path, "games", "show", "1", "--db", db).stdout
+        assert "most familiars: P3" in shown and "undo of action 14" in shown and "hand scored" in shown
+        assert "scores [6, 2, 3], ended" in shown  # an end entered early: no winner
+        replayed = tablemate(tmp_path, "replay", "1", "--db", db)
+        assert replayed.returncode == 0 and "every digest matches" in replayed.stdout
+        stats = tablemate(tmp_path, "stats", "--db", db).stdout
+        assert "Anathema hands" in stats and "face-off" not in stats
 
 
 def test_a_script_prints_each_entry_and_each_refusal(tmp_path):

@@ -85,3 +85,17 @@ def test_stats_count_hands_points_and_categories_per_player(store_path, capsys):
     assert lines[head].split()[:3] == ["PLAYER", "HANDS", "POINTS"]
     assert lines[head + 1].split() == ["P1", "4", "21", "2", "2", "3", "10"]
     assert "  P1      2 / 1" in out
+
+
+def test_the_plot_shows_the_hand_figures_where_there_are_no_faceoffs(store_path, tmp_path, capsys):
+    from matplotlib.figure import Figure
+
+    with dbmod.open_db(store_path) as s:
+        stats = stats_mod.collect(s, [1, 2])
+    ax = Figure().subplots()
+    assert stats_mod._plot_figures(ax, stats) is True
+    assert ax.get_title() == "Anathema hands" and len(ax.patches) == 6 * 3  # six figures, three players
+    assert [p.get_height() for p in ax.patches][:6] == [4, 21, 2, 2, 3, 10]  # P1's bars
+    png = tmp_path / "stats.png"
+    status, out, _ = _run(capsys, "stats", "--db", store_path, "--plot", png)
+    assert status == 0 and png.read_bytes()[:4] == b"\x89PNG"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host import flash
+from host import bench_pico, flash
 from host.serial_client import TIMEOUT_SCALE_ENV
 from tests.host.pico_box import TIMEOUT_SCALE, PicoBox, require_node
 
@@ -133,6 +133,21 @@ def test_pio_capture_timestamps_on_the_real_pio(box):
     print("\npico box: PIO capture tick - true press time over %d edges: min %d us, max %d us"
           % (len(errors), min(errors), max(errors)))
     assert all(-1 <= e <= 1 for e in errors), errors
+
+
+def test_winner_led_comes_before_the_oled_redraw(box):
+    """Press to the winner's LED on the data line, in virtual time: the tie window, at most
+    one input poll, and the decision's own work; not the ~23 ms OLED redraw after it."""
+    from firmware.app import INPUT_PERIOD_MS
+
+    lat, frames = bench_pico.press_to_led(box, 2)
+    with box.client() as dev:
+        st = dev.status()["status"]
+    window = st["mode_status"]["tie_window_us"]
+    print("\npico box: press to winner LED %s us (tie window %d us); NeoPixel write %d us"
+          % (lat, window, max(m["write_us"] for m in frames)))
+    assert len(lat) == 2 and st["mode_status"]["decisions"] == 2
+    assert all(window <= t <= window + INPUT_PERIOD_MS * 1000 + 3000 for t in lat), lat
 
 
 def test_cli_box_keeps_its_flash_across_starts(box):

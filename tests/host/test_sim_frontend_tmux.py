@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from host.tui import RELEASE_S
 from tests.host.test_sim_boot import BIN, ROOT, image_processes, sim_command
 
 # .ci/run installs tmux; elsewhere the test says why it did not run
@@ -80,6 +81,9 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         tmux.wait_for(lambda s: "ANATHEMA 3P" in s and "P1 lit" in s and "P2 off" in s)
         tmux("send-keys", "-t", SESSION, "b")  # back, with nothing to undo: the menu again
         tmux.wait_for(lambda s: ">Anathema scores" in s and "ANATHEMA 3P" not in s)
+        tmux("send-keys", "-t", SESSION, "m")  # the next entry
+        tmux.wait_for(lambda s: ">Anastasia 4-8P" in s)
+        time.sleep(3 * RELEASE_S)  # a key again within RELEASE_S is the same press, held
         tmux("send-keys", "-t", SESSION, "m")  # the next entry: About
         tmux.wait_for(lambda s: ">About" in s)
         tmux("send-keys", "-t", SESSION, "o")  # ok opens it
