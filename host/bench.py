@@ -123,6 +123,7 @@ def main(argv=None):
     ap.add_argument("--mode", default="anomia",
                     help="the buzzer mode the soaks run (default %(default)s)")
     ap.add_argument("--anathema-games", type=int, default=40)
+    ap.add_argument("--solo-games", type=int, default=200, help="seeded games timing the solo automa")
     ap.add_argument("--anastasia-games", type=int, default=200)
     args = ap.parse_args(argv)
     from host import bench_host
@@ -157,6 +158,10 @@ def main(argv=None):
         # the virtual box imports the source: the smallest heap that starts the mode and plays
         ana_src = ["tests/bench/anastasia_speed.py", "60", "--box"]
         ana_src_heap = smallest_heap(lambda heap: _runs(ana_src, heap), 96, 320)
+        # solo Anastasia: the automa's turn and the mode's peak heap, from source as the virtual box
+        solo_src = ["tests/bench/anastasia_solo_bench.py", str(args.solo_games)]
+        solo = micropython_json(solo_src, "320k")
+        solo_heap = smallest_heap(lambda heap: _runs(solo_src[:1] + ["20"], heap), 96, 320)
     ana_cpy = json.loads(subprocess.run([sys.executable] + ana, cwd=ROOT, capture_output=True, text=True,
                                         check=True, timeout=1800).stdout.strip().splitlines()[-1])
     cpy = json.loads(subprocess.run([sys.executable] + speed, cwd=ROOT, capture_output=True, text=True,
@@ -188,6 +193,13 @@ def main(argv=None):
         "modules + session + game, .mpy 192k, %d random entries of 4 players" % ana_box["entries"])
     row("  smallest heap: Anastasia mode from source", "%s k" % ana_src_heap,
         "bisection: start + 60 entries on the mode harness, .py as the virtual box, 64-bit port")
+    row("Anastasia solo: automa turn (median / max)", "%d / %d us" % (solo["median_us"], solo["max_us"]),
+        "apply([\"automa\"]), %d turns of %d seeded table games, unix port, .py 320k"
+        % (solo["turns"], solo["games"]))
+    row("Anastasia solo mode: peak heap held", "%.1f KB" % (solo["mode_peak_bytes"] / 1024.0),
+        "modules + engine + session + game at its highest, a game by buttons, .py 320k")
+    row("  smallest heap: Anastasia solo mode from source", "%s k" % solo_heap,
+        "bisection: the mode's game + 20 table games, .py as the virtual box, 64-bit port")
 
     soak = run_soak(args.faceoffs, mode=args.mode)
     row("virtual device soak, %s mode" % args.mode,

@@ -222,6 +222,7 @@ class LedgerView(GameView):
             self.state.apply(entry)
 
     def detail(self, rec):
+        """The record in the game's words; the records are read in order, the state kept."""
         from engine import gamelog_read
         from engine.core import IllegalAction
 
@@ -231,22 +232,34 @@ class LedgerView(GameView):
                 self.start = gamelog_read.new_game_args(d)
                 self.standing = []
                 self._rebuild()
-                empress = self.state.empress
-                who = "the Empress P%d" % (empress + 1) if empress >= 0 else "no Empress"
-                return "%d players, %s" % (self.state.players, who)
+                return self._started()
             if self.state is None or rec["kind"] != "action":
                 return self._end(rec) if rec["kind"] == "game_end" else GameView.detail(self, rec)
             if "undo" in d:
                 self.standing.pop()
                 self._rebuild()
                 return "undo of action %s" % d.get("undo")
-            words = self.state.describe(d.get("action"))
-            self.state.apply(d.get("action"))
-            self.standing.append(d.get("action"))
-            return words
-        except (IllegalAction, ValueError, TypeError, IndexError):
+            action = d.get("action")
+            words = self._words(action)
+            self.state.apply(action)
+            self.standing.append(action)
+            return self._after(action, words)
+        except (IllegalAction, ValueError, TypeError, IndexError, KeyError):
             self.state = None  # records that do not replay: the plain view from here on
             return GameView.detail(self, rec)
+
+    def _started(self):
+        empress = self.state.empress
+        who = "the Empress P%d" % (empress + 1) if empress >= 0 else "no Empress"
+        return "%d players, %s" % (self.state.players, who)
+
+    def _words(self, action):
+        """The action in words, said before it is applied."""
+        return self.state.describe(action)
+
+    def _after(self, action, words):
+        """The words once the action is applied (a view may add what it did)."""
+        return words
 
     def _end(self, rec):
         d = rec["data"]
@@ -274,8 +287,72 @@ class LedgerView(GameView):
             f["reveals"] = f.get("reveals", 0) + len(shown)
 
 
+SOLO_ENDS = {"found": "P%(by)s found Anastasia (Guest %(guest)s)",
+             "automa_found": "the automa revealed Anastasia (Guest %(guest)s)",
+             "all_out": "every player was out", "none_hidden": "Anastasia left or was removed unseen"}
+
+
+class SoloView(LedgerView):
+    """Finding Anastasia for 1-3 players on the box (engine/anastasia_solo.py, cards on the
+    table): each action in words, each automa turn as the engine resolved it, how it ended."""
+
+    kind = "solo"
+    title = ""
+    figures = ()
+
+    def of(self, game):
+        return SoloView(game)
+
+    def _started(self):
+        opts = self.state.options
+        deck = "own deck" if opts["automa_deck"] else "%s deck" % opts["difficulty"]
+        away = ", guests away: %s" % " ".join(str(g) for g in opts["away"]) if opts["away"] else ""
+        return "%d player%s, %s%s" % (self.state.players, "" if self.state.players == 1 else "s", deck, away)
+
+    def _after(self, action, words):
+        if action == ["automa"] or (self._by_automa and self.state.phase != "reveal"):
+            words += " ".join([""] + self.state.describe_automa())  # the turn as resolved
+        return words
+
+    def _words(self, action):
+        s = self.state
+        op = action[0]
+        who = "P%d" % (s.turn + 1)
+        self._by_automa = False
+        if op == "automa":
+            return "the automa's turn:"
+        if op == "role_seen":
+            g, by = s.turned
+            self._by_automa = by < 0
+            return "the table: Guest %d is %sAnastasia" % (g, "" if action[1] == "anastasia" else "not ")
+        if op == "draw":
+            return "%s draws a clue" % who
+        g = action[1]
+        if op == "remove":
+            return "%s removes Guest %d (+%d gems)" % (who, g, s.guest(g).gems)
+        if op == "reveal_role":
+            return "%s turns Guest %d's role over" % (who, g)
+        if op == "reveal_clue":
+            fee = s.clue_fee(g)
+            gems = "%d gem%s" % (fee, "" if fee == 1 else "s")
+            return "%s reveals Guest %d's card %d (%s)" % (who, g, action[2] + 1, gems)
+        return "%s looks at Guest %d's card %d (a token)" % (who, g, action[2] + 1)
+
+    def _end(self, rec):
+        d = rec["data"]
+        result = self.state.result if self.state is not None else None
+        why = SOLO_ENDS.get(result["reason"], result["reason"]) % {
+            "by": result["by"] + 1, "guest": result["guest"]} if result else "ended before the end"
+        won = " ".join("P%d" % (p + 1) for p in d.get("winners") or [])
+        return "%s (%s); won: %s" % (why, d.get("reason"), won or "nobody")
+
+    def tally(self, player, game, records):
+        GameView.tally(self, player, game, records)
+
+
 # mode name (game_start "name") -> its view
-VIEWS = {"anomia": FaceoffView(), "anathema": HandView(), "anastasia": LedgerView()}
+VIEWS = {"anomia": FaceoffView(), "anathema": HandView(), "anastasia": LedgerView(),
+         "anastasia_solo": SoloView()}
 DEFAULT = GameView()
 
 

@@ -128,6 +128,8 @@ def run_script(device, edges, options, mode=SCRIPT_MODE):
             t = msg.get("t")
             if t == "event" and msg.get("kind") in PRINTED_KINDS:
                 emit_json(msg)
+            elif t == "event" and msg.get("kind") == "error":  # the mode raised: the box left it
+                raise CliError("the mode failed during the script: %s" % msg.get("msg"), 1)
             elif t == "error":
                 raise CliError("the device refused: %s" % msg.get("msg"), 1)
 

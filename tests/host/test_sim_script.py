@@ -201,3 +201,22 @@ def test_a_long_script_never_gets_more_than_two_windows_ahead_of_the_device(caps
     assert world.edges_taken == world.edges_sent == 8000
     assert world.most_ahead <= 2 * sim_script.MARK_EVERY
     capsys.readouterr()
+
+
+def test_a_mode_that_fails_during_a_script_fails_the_run(capsys):
+    """The box answers a failing mode by leaving it (an "error" event) and then settles in
+    the menu: the script run must not end with exit 0 and the decisions cut short."""
+    from host import sim_script
+
+    class FailingWorld(SlowWorld):
+        def edge(self, button, down, us):
+            SlowWorld.edge(self, button, down, us)
+            if self.edges_sent == 100:
+                self.answers.append({"t": "event", "kind": "error", "msg": "anomia: OSError: 28"})
+
+    edges = [((i + 1) * 1000000 + 3000 * (i % 2), 1 + i % 2, True) for i in range(200)]
+    edges = [e for i in range(0, 200, 2) for e in (edges[i], edges[i + 1],
+             (edges[i][0] + 50000, 1, False), (edges[i][0] + 53000, 2, False))]
+    with pytest.raises(CliError, match="the mode failed during the script: anomia: OSError: 28"):
+        sim_script.run_script(argparse.Namespace(world=FailingWorld()), edges, {"players": 4})
+    capsys.readouterr()
