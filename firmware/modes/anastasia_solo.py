@@ -127,7 +127,7 @@ class Mode(GameMode):
             return {}
         return {"phase": game.phase, "round": game.round, "turn": game.turn + 1, "purses": list(game.purses),
                 "tokens": list(game.tokens), "beneath": [x.gems for x in game.guests],
-                "automa": game.describe_automa() if game.last_automa else []}
+                "automa": game.last_automa}  # the record: its words load only on a host
 
     # ---- entries
 
