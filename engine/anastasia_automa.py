@@ -116,44 +116,18 @@ def _split_line(line):
 
 
 def validate_card(card, index=0):
-    """The card as its canonical line; BadDeck naming the card (number and name) and the field."""
-    label = "automa card %d" % (index + 1)
-    if isinstance(card, str):
-        split = _split_line(card)
-        if split is None:
-            raise BadDeck("%s must read \"name: tier, tier; tier, tier\", got %r" % (label, card))
-        name, actions = split
-    elif isinstance(card, dict):
-        for key in card:
-            if key not in ("name", "actions"):
-                raise BadDeck("%s: unknown field %r (a card has 'name' and 'actions')" % (label, key))
-        name = card.get("name")
-        actions = card.get("actions")
-    else:
-        raise BadDeck("%s must be a line of text or a table with 'name' and 'actions', got %r"
-                      % (label, card))
-    if not isinstance(name, str) or not (1 <= len(name) <= MAX_NAME) or ":" in name or name != name.strip():
-        raise BadDeck("%s: the name must be 1-%d characters without ':' or outer spaces, got %r"
-                      % (label, MAX_NAME, name))
-    label = "automa card %d (%r)" % (index + 1, name)
-    if not isinstance(actions, (list, tuple)) or len(actions) != 2:
-        raise BadDeck("%s: a card has exactly 2 actions, got %s"
-                      % (label, len(actions) if isinstance(actions, (list, tuple)) else repr(actions)))
-    out = []
-    for a in range(2):
-        tiers = actions[a]
-        if not isinstance(tiers, (list, tuple)) or not (1 <= len(tiers) <= len(TIER_NAMES)):
-            raise BadDeck("%s, action %d: must list 1-3 tiers (primary, secondary, tertiary), got %r"
-                          % (label, a + 1, tiers))
-        out.append([validate_tier(tiers[t], "%s, action %d, %s tier" % (label, a + 1, TIER_NAMES[t]))
-                    for t in range(len(tiers))])
-    return format_card(name, out)
+    """The card as its canonical line; BadDeck naming the card (number and name) and the field
+    (engine.anastasia_automa_format, loaded only to check a deck)."""
+    from engine.anastasia_automa_format import validate_card
+
+    return validate_card(card, index)
 
 
 def format_card(name, actions):
     """The one-line form of a card from its name and two lists of list tiers."""
-    return "%s: %s" % (name, "; ".join(", ".join(" ".join(str(x) for x in t) for t in tiers)
-                                       for tiers in actions))
+    from engine.anastasia_automa_format import format_card
+
+    return format_card(name, actions)
 
 
 def parse_card(line):
@@ -165,22 +139,10 @@ def parse_card(line):
 
 def validate_deck(cards):
     """A whole deck (a list of cards, lines or tables) as a list of canonical lines; BadDeck
-    naming the first bad card and field."""
-    if not isinstance(cards, (list, tuple)):
-        raise BadDeck("an automa deck must be a list of cards, got %r" % (cards,))
-    if not (1 <= len(cards) <= MAX_CARDS):
-        raise BadDeck("an automa deck must list 1-%d cards, got %d" % (MAX_CARDS, len(cards)))
-    out = []
-    seen = {}
-    for i in range(len(cards)):
-        line = validate_card(cards[i], i)
-        name = line.partition(":")[0]
-        if name in seen:
-            raise BadDeck("automa card %d (%r): the name is already used by automa card %d"
-                          % (i + 1, name, seen[name] + 1))
-        seen[name] = i
-        out.append(line)
-    return out
+    naming the first bad card and field (engine.anastasia_automa_format)."""
+    from engine.anastasia_automa_format import validate_deck
+
+    return validate_deck(cards)
 
 
 # -- "can it be taken?" -----------------------------------------------------
@@ -290,22 +252,10 @@ def tier_text(tier):
 
 
 def describe_reason(reason):
-    code = reason[0]
-    if code == ABSENT:
-        return "Guest %d is no longer at the party" % reason[1]
-    if code == NO_FACEDOWN:
-        return "Guest %d has no face-down clue" % reason[1]
-    if code == NO_UNSHOWN:
-        return "Guest %d has no unshown clue" % reason[1]
-    if code == ROLE_SHOWN:
-        return "Guest %d's role is already revealed" % reason[1]
-    if code == SHORT:
-        return "Guest %d holds %d gems, %d needed" % (reason[1], reason[2], reason[3])
-    if code == DECK_EMPTY:
-        return "the clue deck is empty"
-    if code == GAME_OVER:
-        return "the game is over"
-    return "unknown reason %r" % (reason,)
+    """Why a tier could not be taken, in words (engine.anastasia_automa_words)."""
+    from engine.anastasia_automa_words import describe_reason
+
+    return describe_reason(reason)
 
 
 def guests_involved(tier):
@@ -314,21 +264,7 @@ def guests_involved(tier):
 
 
 def describe_action(tiers, outcome, outcome_text=None):
-    """One line for one resolved action, e.g. "Guest 4 exchanges an unshown clue with Guest 5
-    (primary could not be taken: Guest 3 has no face-down clue)". outcome_text, if given, is
-    what the table saw (a revealed clue or role), added after a colon."""
-    t = outcome["tier"]
-    failed = outcome["failed"]
-    if t < 0:
-        if failed and failed[0][0] == GAME_OVER:
-            return "not taken: the game is over"
-        text = "skipped"
-    else:
-        text = tier_text(tiers[t])
-        if outcome_text:
-            text += ": " + outcome_text
-    why = ["%s could not be taken: %s" % (TIER_NAMES[i], describe_reason(failed[i]))
-           for i in range(len(failed))]
-    if why:
-        text += " (" + "; ".join(why) + ")"
-    return text
+    """One line for one resolved action (engine.anastasia_automa_words)."""
+    from engine.anastasia_automa_words import describe_action
+
+    return describe_action(tiers, outcome, outcome_text)

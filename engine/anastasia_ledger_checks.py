@@ -108,41 +108,10 @@ class LedgerChecks:
         return None
 
     def legal_actions(self):
-        out = []
-        if self.is_over():
-            return out
-        if self.react is not None:
-            for p in range(self.players):
-                if self._react_problem(p) is None:
-                    out.append(["react", p])
-        fr = self.frame()
-        kind, p = fr[0], fr[1]
-        n = self.players
-        others = [t for t in range(n) if t != p]
-        if kind == "role":
-            for r in range(cards.ROLE_COUNT):
-                if self.role_problem(p, r) is None:
-                    out.append(["role", p, r])
-            return out
-        for name in (FRAME_ENTRIES[kind] if kind in FRAME_ENTRIES else (kind,)):
-            if name in ("answer", "question"):
-                cands = [[name, t, c] for t in others for c in range(SPACES)]
-            elif name in ("look", "exchange", "snoop"):
-                cands = [[name, t] for t in others]
-            elif name == "reveal" or name == "poison":
-                cands = [[name, t, r] for t in others for r in self.possible]
-            elif name == "reveal_self":
-                cands = [[name, r] for r in self.possible]
-            elif name == "peek":
-                cands = [[name, t, v] for t in others for v in (1, 0)]
-            elif name in ("allegiance", "collector_set"):
-                cands = [[name, 1], [name, 0]]
-            else:
-                cands = [[name]]
-            for e in cands:
-                if self._problem(e[0], e[1:]) is None:
-                    out.append(e)
-        return out
+        """Every entry that can be made now (the box never lists them: loaded on first use)."""
+        from engine.anastasia_ledger_legal import legal_actions
+
+        return legal_actions(self)
 
     def check(self, entry):
         """Raise IllegalAction (with the reason) unless entry can be applied now; changes nothing."""

@@ -26,8 +26,8 @@ what a turned role is, core.CHANCE too; after the end, core.TERMINAL.
 """
 
 from engine import anastasia_cards, anastasia_solo_rules
-from engine.anastasia_automa_deck import builtin_deck
 from engine.anastasia_solo_automa import AutomaTable
+from engine.anastasia_solo_moves import ACTION_SIZES, ROLE_SEEN, SoloMoves  # noqa: F401 - names of this game
 from engine.anastasia_solo_rules import (  # noqa: F401 - the state's names, for users of this module
     ALL_OUT,
     AUTOMA,
@@ -46,7 +46,7 @@ from engine.anastasia_solo_rules import (  # noqa: F401 - the state's names, for
     player_name,
     validate,
 )
-from engine.core import CHANCE, TERMINAL, IllegalAction, copy_data, digest_of
+from engine.core import CHANCE, TERMINAL, IllegalAction, copy_data, digest_of  # noqa: F401 - the error of apply()
 from engine.rng import Rng
 
 MIN_PLAYERS = 1
@@ -61,17 +61,12 @@ VARIANTS = (
     {"cards": "table"},
     {"difficulty": "hard"},
     {"difficulty": "easy", "cards": "table"},
+    {"away": [2, 5], "cards": "table"},
 )
 ACTIONS_PER_TURN = 2
-ROLE_SEEN = ("anastasia", "other")  # what the table may say of a role it turned over (cards "table")
 
 SOLO_ROLES = [r for r in range(anastasia_cards.ROLE_COUNT)
               if r not in (anastasia_cards.ANASTASIA, anastasia_cards.EMPRESS)]
-
-# action name -> its length, the name included
-ACTION_SIZES = {"remove": 2, "draw": 1, "keep": 2, "reveal_clue": 3, "look": 3, "reveal_role": 2,
-                "automa": 1, "role_seen": 2}
-
 
 def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
@@ -102,13 +97,17 @@ class Guest:
         return len(self.clues) - 1
 
 
-class SoloState(AutomaTable):
+class SoloState(AutomaTable, SoloMoves):
     def __init__(self, players, options, rng):
         self.players = players
         self.options = options
         # A built-in deck is shared, never copied: it is the bulk of a state's memory on the board.
         deck = options["automa_deck"]
-        self.deck_cards = builtin_deck(options["difficulty"]) if deck is None else deck
+        if deck is None:
+            from engine.anastasia_automa_deck import builtin_deck  # not loaded while a deck of your own plays
+
+            deck = builtin_deck(options["difficulty"])
+        self.deck_cards = deck
         self.rng = rng
         self.guests = []
         self.purses = [0] * players
@@ -167,14 +166,9 @@ class SoloState(AutomaTable):
 
     def all_clues(self):
         """Every clue card in the game with where it lies (for checks): [(card, place)]."""
-        out = [(c, "deck") for c in self.clue_deck] + [(c, "box") for c in self.box]
-        for i in range(GUESTS):
-            out.extend((c, "guest %d" % (i + 1)) for c in self.guests[i].clues)
-        for p in range(self.players):
-            out.extend((c, "hand %s" % player_name(p)) for c in self.hands[p])
-        if self.drawn:
-            out.extend((c, "drawn") for c in self.drawn)
-        return out
+        from engine.anastasia_solo_words import all_clues
+
+        return all_clues(self)
 
     # -- the rules ---------------------------------------------------------------
     def end(self, reason, winners, guest, by):
@@ -300,39 +294,6 @@ class SoloState(AutomaTable):
             return CHANCE  # the automa's card, or the card the table turned over
         return self.turn
 
-    def legal_actions(self):
-        if self.phase == OVER:
-            return []
-        if self.phase == AUTOMA:
-            return [["automa"]]
-        if self.phase == REVEAL:
-            return [["role_seen", seen] for seen in ROLE_SEEN]
-        if self.drawn is not None:
-            return [["keep", 0], ["keep", 1]]
-        p = self.turn
-        acts = []
-        at_party = [g for g in range(1, GUESTS + 1) if self.present(g)]
-        for g in at_party:
-            acts.append(["remove", g])
-        if self.clue_deck:
-            acts.append(["draw"])
-        purse = self.purses[p]
-        for g in at_party:
-            if self.clue_fee(g) <= purse:
-                for s in self.guest(g).facedown_slots():
-                    acts.append(["reveal_clue", g, s])
-        if self.tokens_of(p) > 0:
-            bit = 1 << p
-            for g in at_party:
-                x = self.guest(g)
-                for s in x.facedown_slots():
-                    if not x.looked[s] & bit:
-                        acts.append(["look", g, s])
-        for g in at_party:
-            if not self.guest(g).role_shown:
-                acts.append(["reveal_role", g])
-        return acts
-
     def apply(self, action):
         """Apply one action; IllegalAction (state unchanged) if it is not legal now."""
         op, args = self._check(action)
@@ -342,86 +303,6 @@ class SoloState(AutomaTable):
             self._role_seen(args)
         else:
             self._play(op, args)
-
-    def _guest_arg(self, action, what):
-        g = action[1]
-        if not _is_int(g) or not (1 <= g <= GUESTS):
-            raise IllegalAction("%s names a guest 1-%d: got %r" % (what, GUESTS, action))
-        x = self.guest(g)
-        if x.status != PARTY:
-            raise IllegalAction("Guest %d has %s the party" % (g, "been removed from" if x.status == REMOVED
-                                                               else "left"))
-        return g
-
-    def _slot_arg(self, action, g):
-        s = action[2]
-        x = self.guest(g)
-        if not _is_int(s) or not (0 <= s < len(x.clues)):
-            raise IllegalAction("Guest %d has clues in slots 0-%d: got %r" % (g, len(x.clues) - 1, action))
-        if x.revealed[s]:
-            raise IllegalAction("Guest %d's clue in slot %d is already face up" % (g, s))
-        return s
-
-    def _check(self, action):
-        if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
-            raise IllegalAction('an action is a list like ["remove", 3] or ["draw"], got %r' % (action,))
-        op = action[0]
-        if self.phase == OVER:
-            raise IllegalAction("the game is over")
-        if op not in ACTION_SIZES:
-            raise IllegalAction("unknown action %r (known: %s)" % (op, ", ".join(sorted(ACTION_SIZES))))
-        if len(action) != ACTION_SIZES[op]:
-            raise IllegalAction("%s takes %d argument%s: got %r"
-                                % (op, ACTION_SIZES[op] - 1, "" if ACTION_SIZES[op] == 2 else "s", action))
-        if self.phase == REVEAL:
-            if op != "role_seen" or action[1] not in ROLE_SEEN:
-                raise IllegalAction('Guest %d\'s role is turned over: say what it is, ["role_seen", '
-                                    '"anastasia"] or ["role_seen", "other"]' % self.turned[0])
-            return op, action[1]
-        if op == "role_seen":
-            raise IllegalAction("no role is being turned over")
-        if self.phase == AUTOMA:
-            if op != "automa":
-                raise IllegalAction("the round is over: the automa takes its turn first")
-            return op, None
-        if op == "automa":
-            left = self.actions_left
-            raise IllegalAction("the automa plays after the round; %s still has %d action%s"
-                                % (player_name(self.turn), left, "" if left == 1 else "s"))
-        if self.drawn is not None:
-            if op != "keep":
-                raise IllegalAction("%s must first keep one of the two drawn clues" % player_name(self.turn))
-            if not _is_int(action[1]) or action[1] not in (0, 1):
-                raise IllegalAction("keep takes 0 (the top card) or 1: got %r" % (action,))
-            return op, [action[1]]
-        p = self.turn
-        if op == "keep":
-            raise IllegalAction("there is no drawn clue to keep")
-        if op == "draw":
-            if not self.clue_deck:
-                raise IllegalAction("the clue deck is empty")
-            return op, None
-        g = self._guest_arg(action, op)
-        if op == "remove":
-            return op, [g]
-        if op == "reveal_role":
-            if self.guest(g).role_shown:
-                raise IllegalAction("Guest %d's role is already face up" % g)
-            return op, [g]
-        s = self._slot_arg(action, g)
-        if op == "reveal_clue":
-            fee = self.clue_fee(g)
-            if fee > self.purses[p]:
-                raise IllegalAction("revealing a clue of Guest %d costs %d gem%s; %s has %d"
-                                    % (g, fee, "" if fee == 1 else "s", player_name(p), self.purses[p]))
-        else:  # look
-            if self.tokens_of(p) <= 0:
-                raise IllegalAction("%s has no token left" % ("the table" if self.shared_tokens()
-                                                              else player_name(p)))
-            if self.guest(g).looked[s] & (1 << p):
-                raise IllegalAction("%s already looked at Guest %d's clue in slot %d"
-                                    % (player_name(p), g, s))
-        return op, [g, s]
 
     def scores(self):
         """1 for each winner, 0 for everyone else (0 for all until the end)."""
@@ -470,25 +351,10 @@ class SoloState(AutomaTable):
         return digest_of(self.to_dict())
 
     def view(self, player):
-        """What player `player` may see: face-up cards, counts of face-down ones, the clues they
-        looked at or drew themselves; no PRNG, no automa deck order. Every role shows once the
-        game is over."""
-        if not _is_int(player) or not (0 <= player < self.players):
-            raise ValueError("no player %r in a %d-player game" % (player, self.players))
-        d = self.to_dict()
-        del d["rng"]
-        bit = 1 << player
-        over = self.phase == OVER
-        d["roles"] = [x.role if (x.role_shown or over) else None for x in self.guests]
-        d["clues"] = [[x.clues[s] if (x.revealed[s] or x.looked[s] & bit) else None
-                       for s in range(len(x.clues))] for x in self.guests]
-        d["hands"] = [list(self.hands[p]) if p == player else len(self.hands[p]) for p in range(self.players)]
-        d["clue_deck"] = len(self.clue_deck)
-        d["box"] = len(self.box)
-        d["automa_deck"] = len(self.automa_deck)
-        if self.drawn is not None and self.turn != player:
-            d["drawn"] = len(self.drawn)
-        return d
+        """What player `player` may see (engine.anastasia_solo_words.view)."""
+        from engine.anastasia_solo_words import view
+
+        return view(self, player)
 
 
 def new_game(seed, players, **options):
@@ -523,7 +389,10 @@ def new_game(seed, players, **options):
     for role, clues in invites:
         rng.shuffle(clues)  # the order of a fan says nothing about which card is which
         guest = Guest(role, clues)
-        guest.gems = opts["guest_gems"]
+        if len(state.guests) + 1 in opts["away"]:
+            guest.status = LEFT  # gone before the game began: its gems stay in the supply
+        else:
+            guest.gems = opts["guest_gems"]
         state.guests.append(guest)
     keep = opts["deck_blanks"]
     state.clue_deck = rest + blanks[:keep]
@@ -533,7 +402,7 @@ def new_game(seed, players, **options):
     state.purses = [purse] * players
     tokens = opts["tokens_solo"] if players == 1 else opts["tokens_group"]
     state.tokens = [tokens] * len(state.tokens)
-    state.supply = opts["gem_total"] - purse * players - opts["guest_gems"] * GUESTS
+    state.supply = opts["gem_total"] - purse * players - opts["guest_gems"] * (GUESTS - len(opts["away"]))
     state.automa_deck = list(range(len(state.deck_cards)))
     rng.shuffle(state.automa_deck)
     if state.on_table():

@@ -131,21 +131,10 @@ class AutomaTable:
 
     # -- words ---------------------------------------------------------------------
     def describe_automa(self):
-        """The latest automa turn in words, one line per item, e.g. ["Automa card 'printed'",
-        "1: Reveal Guest 3's clue: card 2, Trinket: Locket", "2: Guest 6 draws a clue"]. While the
-        table is to say what a turned role is, the last line ends with that question."""
-        rec = self.last_automa
-        if rec is None:
-            return []
-        card = anastasia_automa.parse_card(self.deck_cards[rec["card"]])
-        lines = ["Automa card %r%s" % (card["name"], " (deck reshuffled)" if rec["reshuffled"] else "")]
-        for a in range(len(rec["actions"])):
-            outcome = rec["actions"][a]
-            tiers = card["actions"][a]
-            taken = tiers[outcome["tier"]] if outcome["tier"] >= 0 else None
-            lines.append("%d: %s" % (a + 1, anastasia_automa.describe_action(
-                tiers, outcome, outcome_text(taken, outcome["did"]))))
-        return lines
+        """The latest automa turn in words, one line per item (engine.anastasia_solo_words)."""
+        from engine.anastasia_solo_words import describe_automa
+
+        return describe_automa(self)
 
 
 def outcome_text(tier, did):

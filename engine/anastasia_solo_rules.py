@@ -74,6 +74,7 @@ OPTIONS = {
     "cards": "dealt",
     "automa_deck": None,  # a list of automa cards (engine.anastasia_automa format); None: a built-in deck
     "difficulty": "normal",  # the built-in deck: "easy", "normal" (DEFAULT_DECK) or "hard"
+    "away": [],  # guests (1-6) no longer at the party at the set-up: no gems beneath, never in play
 }
 
 # name -> (lowest, highest) for the number options.
@@ -97,6 +98,17 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _away(value):
+    """The guests away at the set-up as a sorted list; ValueError unless distinct guests 1-6,
+    at least one left at the party."""
+    if not isinstance(value, list) or len(value) >= GUESTS:
+        raise ValueError("option away must be a list of at most %d guests, got %r" % (GUESTS - 1, value))
+    for g in value:
+        if not _is_int(g) or not (1 <= g <= GUESTS) or value.count(g) > 1:
+            raise ValueError("option away must name different guests 1-%d, got %r" % (GUESTS, value))
+    return sorted(value)
+
+
 def validate(players, options):
     """Every option filled in and checked; ValueError naming the option if one is wrong.
 
@@ -118,6 +130,7 @@ def validate(players, options):
                 raise ValueError("option %s must be one of %s, got %r"
                                  % (name, ", ".join(CHOICES[name]), value))
         out[name] = value
+    out["away"] = _away(out["away"])
     if out["automa_deck"] is not None:
         if out["difficulty"] != "normal":
             raise ValueError("option difficulty picks a built-in automa deck; it cannot go with your own "

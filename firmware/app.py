@@ -126,6 +126,7 @@ class App:
         self.mode_name = "menu"
         self._modules_before = None  # modules loaded before the running mode started
         self.mode_error = None  # why the last mode failed to start, for the status op
+        self.storage_error = None  # why the boot record was not stored, for the status op
         self.screen = SCREEN_MENU
         self.menu = [(entry.name, entry.title) for entry in modes.AVAILABLE] + [(ABOUT, "About")]
         self.menu_index = 0
@@ -180,6 +181,8 @@ class App:
         }
         if self.mode_error:
             st["mode_error"] = self.mode_error
+        if self.storage_error:
+            st["storage_error"] = self.storage_error
         world = getattr(self.board, "world", None)
         if world is not None:
             st["world_dropped"] = world.dropped
@@ -537,7 +540,11 @@ class App:
         if self.settings.load_error:
             self.leds.error(now_ms)
         boot = {"fw": self.firmware_version, "board": self.board_name}
-        self.journal.append("boot", boot, self.clock.epoch())
+        try:
+            self.journal.append("boot", boot, self.clock.epoch())
+        except OSError as e:  # full or failing storage must not stop the box: a sync makes room
+            self.storage_error = "boot record not stored: %s" % (e,)
+            self.leds.error(now_ms)
         resume = self.settings.get("mode")
         if resume != "menu" and modes.find(resume) is not None:
             try:

@@ -46,7 +46,7 @@ def pixel_order(color_order):
 
 
 class PicoBoard(Board):
-    def __init__(self, profile, hw, ring=None):
+    def __init__(self, profile, hw: "PicoHardware", ring=None):
         Pin = hw.Pin
         self.hw = hw
         self.missing = []  # optional parts enabled in the profile that did not answer
@@ -72,7 +72,7 @@ class PicoBoard(Board):
         Board.__init__(self, profile, pixels, oled, buzzer, ring)
 
         # IrqCapture takes pins indexed by snapshot bit (None where another capture owns it).
-        by_bit = [None] * (max(CONTROL_BITS.values()) + 1)
+        by_bit = [None] * (max(CONTROL_BITS.values()) + 1)  # type: list
         cpins = profile["controls"].get("pins", {})
         for c in self.control_names:
             by_bit[CONTROL_BITS[c]] = Pin(cpins[c], Pin.IN, Pin.PULL_UP)

@@ -36,3 +36,20 @@ def one_of(*choices):
         return None
 
     return check
+
+
+def automa_deck(v):
+    """A user's solo Anastasia automa deck: null or [] (the built-in decks), else the card lines
+    firmware.deck_check accepts. That check and the engine's deck module are loaded for it
+    only, then forgotten: the menu's heap does not hold them."""
+    if v is None or v == []:
+        return None
+    from firmware import modes
+
+    before = modes.loaded()
+    try:
+        from firmware.deck_check import check
+
+        return check(v)
+    finally:
+        modes.unload(before)

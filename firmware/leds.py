@@ -17,6 +17,9 @@ BREATH_PERIOD_MS = 2400
 WINNER_HALF_MS = 125  # flash on 125 ms / off 125 ms ...
 WINNER_FLASHES = 6  # ... six times, then the winner stays lit
 TIE_STEP_MS = 250  # the tied players take turns, one lit at a time
+BLINK_HALF_MS = 200  # a counted blink: on 200 ms, off 200 ms ...
+BLINK_PAUSE_HALVES = 4  # ... then 800 ms dark before the count starts again
+BLINK_MAX = 20
 ERROR_HALF_MS = 100
 ERROR_BLINKS = 5
 
@@ -73,6 +76,8 @@ class Leds:
         self._colours = [None] * n_players  # roster colours; None = seat not in play
         self._palette = [None] * n_players  # per player: LEVELS tuples, or None
         self._tied = bytearray(n_players)
+        self._blinks = bytearray(n_players)  # lit(): per seat, blinks per cycle (0 = steady)
+        self._blink_cycle = 0  # halves per cycle; 0 = no seat blinks
         self._n_tied = 0
         self._mode = MODE_OFF
         self._arg = 0  # winner index or lit mask
@@ -156,9 +161,28 @@ class Leds:
         self._n_tied = n
         self._set_mode(MODE_TIE, players_mask, now_ms)
 
-    def lit(self, players_mask, now_ms=0):
-        """Players in the mask at full colour, the rest dark (button test, lockout display)."""
+    def lit(self, players_mask, now_ms=0, blinks=None):
+        """Players in the mask at full colour, the rest dark (button test, lockout display).
+        blinks: per seat, a count the seat blinks again and again (on 200 ms, off 200 ms,
+        that many times, then 800 ms dark, all seats in step); 0 or missing = steady."""
+        self._blink_cycle = self._set_blinks(blinks)
         self._set_mode(MODE_LIT, players_mask, now_ms)
+
+    def _set_blinks(self, blinks):
+        """Keep the blink counts; the halves of one cycle (0 when nothing blinks)."""
+        most = 0
+        for p in range(self.n_players):
+            n = self._blink_count(blinks, p)
+            self._blinks[p] = n
+            if n > most:
+                most = n
+        return 2 * most + BLINK_PAUSE_HALVES if most else 0
+
+    def _blink_count(self, blinks, p):
+        n = blinks[p] if blinks is not None and p < len(blinks) else 0
+        if not isinstance(n, int) or not 0 <= n <= BLINK_MAX:
+            raise ValueError("blinks must be ints 0..%d, got %r" % (BLINK_MAX, n))
+        return n
 
     def error(self, now_ms, blinks=ERROR_BLINKS):
         """Blink the status LED red `blinks` times, over whatever the players show."""
@@ -204,7 +228,7 @@ class Leds:
         elif mode == MODE_TIE:
             self._only(self._tied[(e // TIE_STEP_MS) % self._n_tied])
         elif mode == MODE_LIT:
-            self._mask(self._arg)
+            self._mask(self._arg, (e // BLINK_HALF_MS) % self._blink_cycle if self._blink_cycle else 0)
         else:
             self._only(-1)
 
@@ -226,10 +250,16 @@ class Leds:
             pal = self._palette[p]
             self._want[p] = pal[FULL] if p == player and pal is not None else OFF
 
-    def _mask(self, mask):
+    def _mask(self, mask, half):
+        """The seats of mask lit; a blinking seat only in the on-halves of its count."""
         for p in range(self.n_players):
-            pal = self._palette[p]
-            self._want[p] = pal[FULL] if mask & (1 << p) and pal is not None else OFF
+            self._seat(p, mask, half)
+
+    def _seat(self, p, mask, half):
+        n = self._blinks[p]
+        on = mask & (1 << p) and (n == 0 or (half < 2 * n and not half & 1))
+        pal = self._palette[p]
+        self._want[p] = pal[FULL] if on and pal is not None else OFF
 
     def _status(self, now_ms):
         if self._err_halves:

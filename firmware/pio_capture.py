@@ -26,7 +26,8 @@ at the Pico's 125 MHz, 6 at 150 MHz) one pass is 25 cycles of 40 ns = 1.000 us. 
 counter and ticks_us() both come from the board's crystal, so with an integer divider
 they never drift apart.
 
-Conversion: PioCapture.start() notes t_start, a tick no later than the first pass. The
+Conversion: PioCapture.start() notes t_start, the tick of the first pass: the tick read
+right after the enable (interrupts off around both), less START_LAG_US. The
 sample of pass k carries counter -k (mod 2**22), so its tick is t_start + k. drain()
 recovers k from the counter and now: the drain must run within 2**22 us (4.19 s) of the
 sample, which the IRQ (immediate) or any poll loop guarantees. Wrap of the 32-bit
@@ -42,8 +43,12 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]  # the stub's const is generic; this stand-in is not
         return x
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only (it treats this name as true): the device imports rp2 lazily
+    import rp2  # noqa: F401 - named in a type comment below
 
 
 N_PINS = 8
@@ -53,7 +58,9 @@ COUNTER_MASK = const(0x3FFFFF)
 DEFAULT_FREQ = 25000000
 MIN_LOOP_CYCLES = 14  # the changed path without padding
 MAX_LOOP_CYCLES = 45  # padding is one delay field: at most 31
-START_MARGIN_US = 2  # t_start is taken this much early so no sample looks newer than now
+# From the state machine's enable to the ticks_us() read after it, on a Pico at 125 MHz
+# (measured on the emulated RP2040: tests/host/test_pico_box.py).
+START_LAG_US = 15
 RX_DEPTH = const(8)  # the joined RX FIFO (fifo_join=JOIN_RX)
 # EXECCTRL STATUS_SEL (bit 4) = 1: `mov x, status` is all ones while RX level < STATUS_N (bits 3..0)
 EXECCTRL_STATUS = const(0x10 | RX_DEPTH)
@@ -281,7 +288,7 @@ def _check_freq(freq, sys_hz):
 
 def rp2_program(loop_cycles):
     """The assembled words wrapped by rp2.asm_pio (device only)."""
-    import rp2
+    import rp2  # noqa: F401 - named in a type comment below
 
     prog = assemble(program_source(loop_cycles))
     words = prog.words
@@ -301,13 +308,13 @@ def rp2_program(loop_cycles):
     prog = rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT, fifo_join=rp2.PIO.JOIN_RX)(body)
     # asm_pio has no argument for the MOV STATUS source; the StateMachine takes EXECCTRL
     # from this slot of the program whole (plus the wrap offsets).
-    prog[len(prog) - EXECCTRL_FROM_END] |= EXECCTRL_STATUS
+    prog[len(prog) - EXECCTRL_FROM_END] |= EXECCTRL_STATUS  # type: ignore  # the stub hides the list
     return prog
 
 
 def _make_state_machine(sm_id, first_pin, freq):
     import machine
-    import rp2
+    import rp2  # noqa: F401 - named in a type comment below
 
     sys_hz = machine.freq()
     if freq is None:
@@ -317,6 +324,14 @@ def _make_state_machine(sm_id, first_pin, freq):
     pins = [Pin(first_pin + i, Pin.IN, Pin.PULL_UP) for i in range(N_PINS)]
     sm = rp2.StateMachine(sm_id, rp2_program(freq // 1000000), freq=freq, in_base=pins[0])
     return sm, pins
+
+
+def _no_irq_off():
+    return 0
+
+
+def _no_irq_on(_state):
+    pass
 
 
 class PioCapture:
@@ -329,11 +344,17 @@ class PioCapture:
     """
 
     def __init__(self, first_pin, ring, sm_id=0, freq=None, now=ticks_us, sm=None, pins=None):
+        self._irq_off = _no_irq_off
+        self._irq_on = _no_irq_on
         if sm is None:
             sm, pins = _make_state_machine(sm_id, first_pin, freq)
+            import machine
+
+            self._irq_off = machine.disable_irq
+            self._irq_on = machine.enable_irq
         elif freq is not None:
             _check_freq(freq, None)
-        self._sm = sm
+        self._sm = sm  # type: rp2.StateMachine
         self._pins = pins
         self._ring = ring
         self._now = now
@@ -362,9 +383,14 @@ class PioCapture:
         ring.level = (ring.level & ~PLAYER_FIELD) | self.read()
         sm.irq(handler=self._handler if use_irq else None, hard=True)
         sm.restart()
-        t = self._now()
+        # The tick right after the enable, with interrupts off: the first pass pushes at
+        # once, and a drain run before _t_start is set, or between the enable and the
+        # tick, would put every timestamp off by its run time.
+        state = self._irq_off()
         sm.active(1)
-        self._t_start = ticks_add(t, -START_MARGIN_US)
+        t = self._now()
+        self._t_start = ticks_add(t, -START_LAG_US)
+        self._irq_on(state)
 
     def stop(self):
         self._sm.active(0)

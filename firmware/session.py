@@ -40,6 +40,7 @@ class Session:
     def __init__(self, ctx, engine_name):
         self.ctx = ctx
         self.engine_name = engine_name
+        gc.collect()  # an engine compiled from source needs the heap's large free blocks
         self.engine = get_game(engine_name)
         self.engine_undo = getattr(self.engine, "UNDO_ACTION", None)  # see engine/core.py
         self.state = None

@@ -2,8 +2,9 @@
 (format: engine.anastasia_automa).
 
 Two kinds of file:
-- a settings file (.toml or .json) with `automa_deck = [...]`, the very file
-  `tablemate config push` sends to the box (its other settings are not read here); a
+- a settings file (.toml or .json) with `automa_deck = [...]` in its [anastasia_solo]
+  table (or at the top, as older files have it), the very file `tablemate config push`
+  sends to the box (its other settings are not read here); a
   .json file may also be the list of cards alone;
 - any other file: one card a line, "name: tier, tier; tier, tier", blank lines and lines
   starting with # skipped.
@@ -70,8 +71,11 @@ def load_deck(path):
             data = settings_or_list(text, Path(path).suffix.lower(), path)
         except config_cmd.ConfigError as e:
             raise DeckFileError(str(e))
+        solo = data.get("anastasia_solo") if isinstance(data, dict) else None
         if isinstance(data, list):
             where, cards = path, data
+        elif isinstance(solo, dict) and "automa_deck" in solo:  # the mode's table, as pushed today
+            where, cards = "%s: anastasia_solo.automa_deck" % path, solo["automa_deck"]
         elif "automa_deck" in data:
             where, cards = "%s: automa_deck" % path, data["automa_deck"]
         else:

@@ -3,8 +3,10 @@
 Rows: the buzzer's press-to-decision latency and allocations, heap use of the Anomia
 mode, soaks of 10,000 face-offs (the whole virtual device, and the decision path
 under -X heapsize=64k), the Anathema engine's move listing and random games on both
-runtimes, the virtual device's boot-to-ready time, serial fuzzing, power cuts, how many
-face-offs a Pico's journal holds before it prunes, sync throughput and flash times.
+runtimes, the heap the Anathema score keeper mode holds, the virtual device's
+boot-to-ready time, serial fuzzing, power cuts, how many face-offs a Pico's journal
+holds before it prunes, sync throughput and flash times; then the same firmware on the
+emulated Pico (host/bench_pico.py, "rp2040 emulated", in virtual time).
 Counts can be changed with flags.
 """
 
@@ -121,6 +123,8 @@ def main(argv=None):
     ap.add_argument("--mode", default="anomia",
                     help="the buzzer mode the soaks run (default %(default)s)")
     ap.add_argument("--anathema-games", type=int, default=40)
+    ap.add_argument("--solo-games", type=int, default=200, help="seeded games timing the solo automa")
+    ap.add_argument("--anastasia-games", type=int, default=200)
     args = ap.parse_args(argv)
     from host import bench_host
     from host.device_files import compile_tree
@@ -147,6 +151,19 @@ def main(argv=None):
         speed = ["tests/bench/anathema_speed.py", str(args.anathema_games)]
         mpy = micropython_json(speed + ["--root", root], "192k")
         busy_heap = smallest_heap(lambda heap: _runs(speed + ["--root", root, "--busy-once"], heap), 32, 192)
+        box_heap = micropython_json(["tests/bench/anathema_box_heap.py", "10", "--root", root], "192k")
+        ana = ["tests/bench/anastasia_speed.py", str(args.anastasia_games)]
+        ana_mpy = micropython_json(ana + ["--root", root], "192k")
+        ana_box = micropython_json(["tests/bench/anastasia_speed.py", "60", "--box", "--root", root], "192k")
+        # the virtual box imports the source: the smallest heap that starts the mode and plays
+        ana_src = ["tests/bench/anastasia_speed.py", "60", "--box"]
+        ana_src_heap = smallest_heap(lambda heap: _runs(ana_src, heap), 96, 320)
+        # solo Anastasia: the automa's turn and the mode's peak heap, from source as the virtual box
+        solo_src = ["tests/bench/anastasia_solo_bench.py", str(args.solo_games)]
+        solo = micropython_json(solo_src, "320k")
+        solo_heap = smallest_heap(lambda heap: _runs(solo_src[:1] + ["20"], heap), 96, 320)
+    ana_cpy = json.loads(subprocess.run([sys.executable] + ana, cwd=ROOT, capture_output=True, text=True,
+                                        check=True, timeout=1800).stdout.strip().splitlines()[-1])
     cpy = json.loads(subprocess.run([sys.executable] + speed, cwd=ROOT, capture_output=True, text=True,
                                     check=True, timeout=1800).stdout.strip().splitlines()[-1])
     row("decision-path soak, -X heapsize=64k", "%d face-offs, heap %d -> %d B" % (
@@ -162,6 +179,28 @@ def main(argv=None):
         cpy["games_per_s"], mpy["games_per_s"], cpy["games_per_s"] / mpy["games_per_s"]),
         "%d games, 4 layouts, ~%.0f actions each" % (cpy["games"], cpy["steps_per_game"]))
 
+    row("Anathema score keeper mode: heap held", "%.1f KB at start, +%d B per hand" % (
+        box_heap["start_bytes"] / 1024.0, box_heap["per_hand_bytes"]),
+        "modules + game, .mpy 192k, %d hands of 3 players (Anomia buzzers: %.1f KB)"
+        % (box_heap["hands"], box_heap["anomia_start_bytes"] / 1024.0))
+
+    row("Anastasia random games (4-8 players)", "%.1f /s CPython, %.1f /s MicroPython (%.1fx)" % (
+        ana_cpy["games_per_s"], ana_mpy["games_per_s"], ana_cpy["games_per_s"] / ana_mpy["games_per_s"]),
+        "%d games, KindChooser bots, ~%.0f actions each, .mpy 192k"
+        % (ana_cpy["games"], ana_cpy["steps_per_game"]))
+    row("Anastasia ledger mode: heap held", "%.1f KB at start, %.1f KB at most" % (
+        ana_box["start_bytes"] / 1024.0, ana_box["most_bytes"] / 1024.0),
+        "modules + session + game, .mpy 192k, %d random entries of 4 players" % ana_box["entries"])
+    row("  smallest heap: Anastasia mode from source", "%s k" % ana_src_heap,
+        "bisection: start + 60 entries on the mode harness, .py as the virtual box, 64-bit port")
+    row("Anastasia solo: automa turn (median / max)", "%d / %d us" % (solo["median_us"], solo["max_us"]),
+        "apply([\"automa\"]), %d turns of %d seeded table games, unix port, .py 320k"
+        % (solo["turns"], solo["games"]))
+    row("Anastasia solo mode: peak heap held", "%.1f KB" % (solo["mode_peak_bytes"] / 1024.0),
+        "modules + engine + session + game at its highest, a game by buttons, .py 320k")
+    row("  smallest heap: Anastasia solo mode from source", "%s k" % solo_heap,
+        "bisection: the mode's game + 20 table games, .py as the virtual box, 64-bit port")
+
     soak = run_soak(args.faceoffs, mode=args.mode)
     row("virtual device soak, %s mode" % args.mode,
         "%d face-offs in %.1f s" % (soak["faceoffs"], soak["seconds"]),
@@ -175,6 +214,10 @@ def main(argv=None):
 
     row("PIO capture: longest late drain losing no press", "%.3f s" % (longest_late_drain() / 1e6),
         "emulated RP2040 PIO, bounce storm + held press, bisection")
+
+    runs = bench_host.bench_script(args.faceoffs)
+    row("script mode: face-offs per second", "%.0f /s fresh, %.0f /s again on the same image" % tuple(
+        n / s for n, s in runs), "tablemate sim --script, %d face-offs per run" % args.faceoffs)
 
     row("virtual device boot to ready", "%.2f s" % boot_to_ready(), "start -> hello answered (median of 3)")
 
@@ -202,6 +245,16 @@ def main(argv=None):
         "%d files, %.1f KB" % (fl["full_files"], fl["full_bytes"] / 1024))
     row("flash, incremental (one changed file)", "%.2f s" % fl["incremental_s"], "%d file copied"
         % fl["incremental_files"])
+    # the same firmware on MicroPython's own Pico build in the RP2040 emulator, beside the above
+    import shutil
+
+    from host import bench_pico, rp2box
+
+    if shutil.which("node") and (rp2box.RP2BOX / "node_modules" / "rp2040js").is_dir():
+        bench_pico.rows(row)
+    else:
+        row("%s rows" % bench_pico.LABEL, "not run",
+            "needs node and rp2box/node_modules (make test installs them)")
     return 0
 
 

@@ -6,6 +6,7 @@ benchmarks load them into the virtual device's journal, the tests into the store
 """
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -436,3 +437,37 @@ def main():
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def script_lines(faceoffs, players=4):
+    """A script of `faceoffs` two-player face-offs 1 s apart (3 ms between the presses)."""
+    lines = []
+    for i in range(faceoffs):
+        t = (i + 1) * 1000000
+        a, b = 1 + i % players, 1 + (i + 1) % players
+        lines += ["%d %d down" % (t, a), "%d %d down" % (t + 3000, b),
+                  "%d %d up" % (t + 50000, a), "%d %d up" % (t + 53000, b)]
+    return "\n".join(lines) + "\n"
+
+
+def bench_script(faceoffs):
+    """`tablemate sim --script` with `faceoffs` face-offs on a fresh image, then again on the
+    same image: [(decisions, seconds)] per run (each run must answer every face-off)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "script.txt"
+        script.write_text(script_lines(faceoffs))
+        env = dict(os.environ, TABLEMATE_DATA_DIR=tmp)
+        runs = []
+        for extra in (["--fresh"], []):
+            cmd = [str(Path(sys.executable).parent / "tablemate"), "sim", "--headless", "--image",
+                   str(Path(tmp) / "flash.img"), "--players", "4", "--script", str(script)] + extra
+            t0 = time.monotonic()
+            res = subprocess.run(cmd, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL,
+                                 timeout=3600)
+            seconds = time.monotonic() - t0
+            decisions = sum(1 for line in res.stdout.splitlines() if '"decision"' in line)
+            if res.returncode != 0 or decisions != faceoffs:
+                raise RuntimeError("script run %d: exit %d, %d of %d decisions: %s"
+                                   % (len(runs) + 1, res.returncode, decisions, faceoffs, res.stderr[-500:]))
+            runs.append((decisions, seconds))
+        return runs

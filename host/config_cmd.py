@@ -3,7 +3,9 @@
 The file is TOML or JSON, chosen by its extension (.toml / .json). It may hold any of
 the device settings except the running mode: roster (names and colours; a colour is
 "#rrggbb" or [r, g, b]), brightness, sound, debounce_ms, and each mode's own settings
-as a table named after the mode ([anomia] players, tie_window_us, lockout_ms). Files
+as a table named after the mode ([anomia] players, tie_window_us, lockout_ms;
+[anastasia_solo] players, difficulty, automa_deck: a deck of your own, its cards as lines
+or tables, sent as lines, at most 1,500 bytes; [] clears it). Files
 written before the mode tables (players, tie_window_us, lockout_ms at the top) are read
 as the firmware reads them. Keys left out keep the device's current values.
 
@@ -20,6 +22,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+from engine import anastasia_automa
 from firmware import modes
 from firmware import settings as schema
 from host.cli import CliError
@@ -80,7 +83,14 @@ def to_settings(data):
             value = [dict(p, colour=_colour(p["colour"], i + 1))
                      if isinstance(p, dict) and "colour" in p else p for i, p in enumerate(value)]
         changes[key] = value
-    return schema.migrate(changes)[0]
+    changes = schema.migrate(changes)[0]
+    solo = changes.get("anastasia_solo")
+    if isinstance(solo, dict) and isinstance(solo.get("automa_deck"), list) and solo["automa_deck"]:
+        try:  # cards written as tables go to the box as the lines a game keeps (a third of the bytes)
+            solo["automa_deck"] = anastasia_automa.validate_deck(solo["automa_deck"])
+        except anastasia_automa.BadDeck as e:
+            raise schema.SettingsError("anastasia_solo.automa_deck", str(e))
+    return changes
 
 
 def validate(changes):
@@ -120,6 +130,8 @@ def to_file_values(settings):
         value = settings[key]
         if key == "roster":
             value = [dict(p, colour="#%02x%02x%02x" % tuple(p["colour"])) for p in value]
+        elif isinstance(value, dict):  # a mode's table: a null (a setting left unset) has no TOML form
+            value = {k: v for k, v in value.items() if v is not None}
         out[key] = value
     return out
 

@@ -7,15 +7,26 @@ actions, scores and winners, never face-offs. A new mode adds a line to VIEWS if
 records carry more than that.
 """
 
+from engine.anastasia_cards import EMPRESS
+
 TICK_MASK = (1 << 30) - 1  # face-off times are in the device's 30-bit µs tick domain
 BASE_COLUMNS = ("seq", "kind", "t", "n", "action", "digest", "scores", "winners", "reason")
 
 
 class GameView:
-    """Any game: its actions and their scores; who won each finished game."""
+    """Any game: its actions and their scores; who won each finished game. A view with
+    `figures` ((key, column title), ...) and a `title` adds them to each PlayerStats.figures in tally(), and
+    `tablemate stats` prints them as a table of their own."""
 
     kind = "game"
+    title = ""
     columns = BASE_COLUMNS
+    figures = ()
+    won_reasons = ("ended",)  # the game_end reasons whose winners count as games won
+
+    def of(self, game):
+        """The view of one stored game (a view that reads a game in order keeps its place)."""
+        return self
 
     def detail(self, rec):
         d = rec["data"]
@@ -38,7 +49,7 @@ class GameView:
             ps = player(i)
             if ps:
                 ps.games += 1
-        if game["ended"] and game["reason"] == "ended":
+        if game["ended"] and game["reason"] in self.won_reasons:
             for w in game["winners"] or []:
                 ps = player(w)
                 if ps:
@@ -119,11 +130,232 @@ def faceoff_events(records):
     return events
 
 
+class HandView(GameView):
+    """The Anathema score keeper: deals, each hand's entries by category, hands scored to 21
+    (engine/anathema_score.py). Statistics per player come from the hands as the engine
+    scored them on replay; partners share their side's figures."""
+
+    kind = "hands"
+    title = "Anathema hands (partners share their side's; most = hands that scored it)"
+    won_reasons = ("won",)  # a game ended early has no winner
+    figures = (("hands", "HANDS"), ("points", "POINTS"), ("most_cards", "MOST CARDS"),
+               ("most_familiars", "MOST FAM"), ("sweeps", "SWEEPS"), ("card_points", "CARD PTS"))
+
+    def __init__(self, game=None):
+        self.partners = bool(game and (game.get("options") or {}).get("partners"))
+        self.scores = None  # the scores before the record being read (detail reads in order)
+
+    def of(self, game):
+        return HandView(game)
+
+    def side(self, s):
+        return "P%d+P%d" % (s + 1, s + 3) if self.partners else "P%d" % (s + 1)
+
+    def detail(self, rec):
+        d = rec["data"]
+        before, self.scores = self.scores, d.get("scores")
+        action = d.get("action")
+        if rec["kind"] != "action" or "undo" in d or not isinstance(action, list) or not action:
+            return GameView.detail(self, rec)
+        op, arg = action[0], action[1] if len(action) > 1 else None
+        if op == "deal":
+            return "P%d dealt" % (arg + 1) if isinstance(arg, int) else ""
+        if op in ("most_cards", "most_familiars") and isinstance(arg, list):
+            tie = " (tie)" if len(arg) > 1 else ""
+            return "most %s: %s%s" % (op[5:].replace("_", " "), " ".join(self.side(s) for s in arg), tie)
+        if op in ("sweep", "point") and isinstance(arg, int):
+            return "%s +1 %s" % (self.side(arg), op)
+        if op == "next":
+            if before is None or self.scores == before:
+                return "sweeps entered"
+            return "hand scored: totals %s" % " ".join(str(s) for s in self.scores or [])
+        return GameView.detail(self, rec)
+
+    def tally(self, player, game, records):
+        GameView.tally(self, player, game, records)
+        from engine import gamelog_read
+
+        try:
+            state = gamelog_read.replay(records)
+        except (gamelog_read.ReplayMismatch, ValueError):
+            return  # an incomplete or damaged game: its games count, not its hands
+        rules = state.rules
+        for r in state.results:
+            for p in range(state.players):
+                ps = player(p)
+                if ps is None:
+                    continue
+                s = rules.side(p)
+                f = ps.figures
+                f["hands"] = f.get("hands", 0) + 1
+                for key in ("points", "sweeps", "card_points"):
+                    f[key] = f.get(key, 0) + r[key][s]
+                for key in ("most_cards", "most_familiars"):
+                    f[key] = f.get(key, 0) + (1 if r[key][s] else 0)
+
+
+END_WORDS = {"anastasia": "Anastasia revealed", "impostor": "the Impostor revealed",
+             "collector": "a Collector declared", "red_army_spy": "the Red Army Spy's last round"}
+
+
+class LedgerView(GameView):
+    """Finding Anastasia on the box (engine/anastasia_ledger.py): each entry in the ledger's
+    own words (who asked whom, what was claimed, who paid to reveal whom), the end effect and
+    the winners; per player the gems held at the end and the roles they revealed."""
+
+    kind = "ledger"
+    title = "Finding Anastasia (gems at the end; roles revealed, the Empress's own not counted)"
+    figures = (("gems", "GEMS AT END"), ("reveals", "REVEALED"))
+
+    def __init__(self, game=None):
+        self.state = None  # the ledger before the record being read (detail reads in order)
+        self.standing = []
+        self.start = None
+
+    def of(self, game):
+        return LedgerView(game)
+
+    def _rebuild(self):
+        engine, seed, players, options = self.start
+        self.state = engine.new_game(seed, players, **options)
+        for entry in self.standing:
+            self.state.apply(entry)
+
+    def detail(self, rec):
+        """The record in the game's words; the records are read in order, the state kept."""
+        from engine import gamelog_read
+        from engine.core import IllegalAction
+
+        d = rec["data"]
+        try:
+            if rec["kind"] == "game_start":
+                self.start = gamelog_read.new_game_args(d)
+                self.standing = []
+                self._rebuild()
+                return self._started()
+            if self.state is None or rec["kind"] != "action":
+                return self._end(rec) if rec["kind"] == "game_end" else GameView.detail(self, rec)
+            if "undo" in d:
+                self.standing.pop()
+                self._rebuild()
+                return "undo of action %s" % d.get("undo")
+            action = d.get("action")
+            words = self._words(action)
+            self.state.apply(action)
+            self.standing.append(action)
+            return self._after(action, words)
+        except (IllegalAction, ValueError, TypeError, IndexError, KeyError):
+            self.state = None  # records that do not replay: the plain view from here on
+            return GameView.detail(self, rec)
+
+    def _started(self):
+        empress = self.state.empress
+        who = "the Empress P%d" % (empress + 1) if empress >= 0 else "no Empress"
+        return "%d players, %s" % (self.state.players, who)
+
+    def _words(self, action):
+        """The action in words, said before it is applied."""
+        return self.state.describe(action)
+
+    def _after(self, action, words):
+        """The words once the action is applied (a view may add what it did)."""
+        return words
+
+    def _end(self, rec):
+        d = rec["data"]
+        ended = self.state.ended if self.state is not None else None
+        why = END_WORDS.get(ended, str(ended)) if ended else "ended before an end effect"
+        won = " ".join("P%d" % (p + 1) for p in d.get("winners") or [])
+        return "%s (%s); won: %s" % (why, d.get("reason"), won or "nobody")
+
+    def tally(self, player, game, records):
+        GameView.tally(self, player, game, records)
+        from engine import gamelog_read
+
+        try:
+            state = gamelog_read.replay(records)
+        except (gamelog_read.ReplayMismatch, ValueError):
+            return  # an incomplete or damaged game: its games count, not its gems
+        for p in range(state.players):
+            ps = player(p)
+            if ps is None:
+                continue
+            f = ps.figures
+            f["gems"] = f.get("gems", 0) + state.purses[p]
+            shown = [q for q in range(state.players)
+                     if state.revealed_by[q] == p and state.roles[q] != EMPRESS]
+            f["reveals"] = f.get("reveals", 0) + len(shown)
+
+
+SOLO_ENDS = {"found": "P%(by)s found Anastasia (Guest %(guest)s)",
+             "automa_found": "the automa revealed Anastasia (Guest %(guest)s)",
+             "all_out": "every player was out", "none_hidden": "Anastasia left or was removed unseen"}
+
+
+class SoloView(LedgerView):
+    """Finding Anastasia for 1-3 players on the box (engine/anastasia_solo.py, cards on the
+    table): each action in words, each automa turn as the engine resolved it, how it ended."""
+
+    kind = "solo"
+    title = ""
+    figures = ()
+
+    def of(self, game):
+        return SoloView(game)
+
+    def _started(self):
+        opts = self.state.options
+        deck = "own deck" if opts["automa_deck"] else "%s deck" % opts["difficulty"]
+        away = ", guests away: %s" % " ".join(str(g) for g in opts["away"]) if opts["away"] else ""
+        return "%d player%s, %s%s" % (self.state.players, "" if self.state.players == 1 else "s", deck, away)
+
+    def _after(self, action, words):
+        if action == ["automa"] or (self._by_automa and self.state.phase != "reveal"):
+            words += " ".join([""] + self.state.describe_automa())  # the turn as resolved
+        return words
+
+    def _words(self, action):
+        s = self.state
+        op = action[0]
+        who = "P%d" % (s.turn + 1)
+        self._by_automa = False
+        if op == "automa":
+            return "the automa's turn:"
+        if op == "role_seen":
+            g, by = s.turned
+            self._by_automa = by < 0
+            return "the table: Guest %d is %sAnastasia" % (g, "" if action[1] == "anastasia" else "not ")
+        if op == "draw":
+            return "%s draws a clue" % who
+        g = action[1]
+        if op == "remove":
+            return "%s removes Guest %d (+%d gems)" % (who, g, s.guest(g).gems)
+        if op == "reveal_role":
+            return "%s turns Guest %d's role over" % (who, g)
+        if op == "reveal_clue":
+            fee = s.clue_fee(g)
+            gems = "%d gem%s" % (fee, "" if fee == 1 else "s")
+            return "%s reveals Guest %d's card %d (%s)" % (who, g, action[2] + 1, gems)
+        return "%s looks at Guest %d's card %d (a token)" % (who, g, action[2] + 1)
+
+    def _end(self, rec):
+        d = rec["data"]
+        result = self.state.result if self.state is not None else None
+        why = SOLO_ENDS.get(result["reason"], result["reason"]) % {
+            "by": result["by"] + 1, "guest": result["guest"]} if result else "ended before the end"
+        won = " ".join("P%d" % (p + 1) for p in d.get("winners") or [])
+        return "%s (%s); won: %s" % (why, d.get("reason"), won or "nobody")
+
+    def tally(self, player, game, records):
+        GameView.tally(self, player, game, records)
+
+
 # mode name (game_start "name") -> its view
-VIEWS = {"anomia": FaceoffView()}
+VIEWS = {"anomia": FaceoffView(), "anathema": HandView(), "anastasia": LedgerView(),
+         "anastasia_solo": SoloView()}
 DEFAULT = GameView()
 
 
 def view_for(game):
     """The view of a stored game (a host.db games row)."""
-    return VIEWS.get(game.get("name"), DEFAULT)
+    return VIEWS.get(game.get("name"), DEFAULT).of(game)

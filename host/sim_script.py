@@ -3,7 +3,8 @@
 A script is lines of `<t_us> <player> <down|up>`. The edges go over the world channel
 on the script's own clock (virtual time) to the mode (default: the Anomia buzzers) started
 with the options given (--players, --option KEY=VALUE, --tie-window-us), and each
-decision event comes back as one JSON line on stdout.
+decision event, each entry a mode's buttons made (an "action" event) and each refused
+entry comes back as one JSON line on stdout.
 """
 
 import json
@@ -15,7 +16,9 @@ from host.cli import CliError
 
 SCRIPT_MODE = "anomia"  # the mode a script plays unless --mode names another
 DECISION_KIND = "decision"
-SYNC_TIMEOUT_S = 10.0
+PRINTED_KINDS = (DECISION_KIND, "action", "refused")  # what a script prints of the events
+SYNC_TIMEOUT_S = 10.0  # the longest the device may go without taking in a window of edges
+MARK_EVERY = 64  # edges between two marks: the host is never more than two windows ahead
 SETTLE_MARGIN_US = 200000  # past the last lockout: debounce releases and the final DONE
 
 
@@ -123,8 +126,10 @@ def run_script(device, edges, options, mode=SCRIPT_MODE):
     def handle(messages):
         for msg in messages:
             t = msg.get("t")
-            if t == "event" and msg.get("kind") == DECISION_KIND:
+            if t == "event" and msg.get("kind") in PRINTED_KINDS:
                 emit_json(msg)
+            elif t == "event" and msg.get("kind") == "error":  # the mode raised: the box left it
+                raise CliError("the mode failed during the script: %s" % msg.get("msg"), 1)
             elif t == "error":
                 raise CliError("the device refused: %s" % msg.get("msg"), 1)
 
@@ -143,13 +148,22 @@ def run_script(device, edges, options, mode=SCRIPT_MODE):
                 handle([msg])
     # Virtual time: the device's clock is the script's clock, set just before each edge,
     # so the script runs as fast as the link allows and every decision falls due at
-    # exactly the stamp where it would on a real box.
+    # exactly the stamp where it would on a real box. Flow control: a mark every
+    # MARK_EVERY edges, and the host waits for the one before last, so what the device
+    # still has to take in after the last edge is at most two windows, whatever the
+    # script's length (the wait for the final sync is then bounded too).
     last = 0
-    for t_us, player, down in edges:
+    marks = [0]  # the highest mark id answered
+    sent = 0
+    for i, (t_us, player, down) in enumerate(edges, 1):
         world.send({"t": "clock", "us": t_us})
         world.edge(player - 1, down, t_us)
         last = t_us
-        handle(world.read())
+        handle(_marks(world.read(), marks))
+        if i % MARK_EVERY == 0:
+            sent += 1
+            world.send({"t": "mark", "id": sent})
+            _wait_mark(world, sent - 1, marks, handle)
     world.send({"t": "clock", "us": last + settle_us(options)})
     world.send({"t": "sync", "id": 1})
     deadline = time.monotonic() + SYNC_TIMEOUT_S
@@ -163,3 +177,25 @@ def run_script(device, edges, options, mode=SCRIPT_MODE):
         handle(messages)
         if synced:
             return 0
+
+
+def _marks(messages, marks):
+    """The messages less the mark answers, whose highest id goes into marks[0]."""
+    out = []
+    for msg in messages:
+        if msg.get("t") == "mark" and isinstance(msg.get("id"), int):
+            marks[0] = max(marks[0], msg["id"])
+        else:
+            out.append(msg)
+    return out
+
+
+def _wait_mark(world, want, marks, handle):
+    """Until the device answered mark `want`: it has taken in every edge before it."""
+    deadline = time.monotonic() + SYNC_TIMEOUT_S
+    while marks[0] < want:
+        if world.closed:
+            raise CliError("the device hung up during the script", 1)
+        if time.monotonic() > deadline:
+            raise CliError("the device took in no edge for %.0f s during the script" % SYNC_TIMEOUT_S, 1)
+        handle(_marks(world.wait(deadline - time.monotonic()), marks))

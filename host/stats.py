@@ -1,10 +1,12 @@
 """`tablemate stats [--db FILE] [--plot FILE.png] [--game ID]`: statistics per player.
 
 Per roster name, over every stored game (or one), each game read through the view of
-its mode (host/game_views.py): games played and won, and for the buzzer modes face-offs
+its mode (host/game_views.py): games played and won, for the buzzer modes face-offs
 won, ties and the winning gaps (how far ahead of the second press the winner was: the
-face-off's gap_us, shown in ms) as a median and a distribution. An undo takes back the
-action it reverts, as the engine does. Games of other modes never count as face-offs.
+face-off's gap_us, shown in ms) as a median and a distribution, and for other modes the
+figures their view names (the Anathema score keeper: hands, points, most cards ...). An
+undo takes back the action it reverts, as the engine does. Games of other modes never
+count as face-offs.
 --plot writes a PNG with a histogram of the winning gaps and the scores over a game
 (--game, else the latest one).
 """
@@ -13,7 +15,7 @@ import statistics
 import sys
 
 from host import db as dbmod
-from host.game_views import faceoff_events, view_for
+from host.game_views import VIEWS, faceoff_events, view_for
 from host.replay import ReplayMismatch, replay
 from host.stored_games import player_names
 
@@ -30,6 +32,8 @@ class PlayerStats:
         self.won = 0  # face-offs
         self.ties = 0
         self.gaps_us = []
+        self.kinds = set()  # the view kinds of the games counted ("faceoff", "hands" ...)
+        self.figures = {}  # a view's own figures: key -> total
 
     def median_gap_us(self):
         return statistics.median(self.gaps_us) if self.gaps_us else None
@@ -79,9 +83,10 @@ def collect(store, game_ids):
                 by_name[names[i]] = PlayerStats(names[i], game["players"][i].get("colour"))
             return by_name[names[i]]
 
+        view = view_for(game)
         for i in range(len(names)):
-            player(i)
-        view_for(game).tally(player, game, store.game_records(gid))
+            player(i).kinds.add(view.kind)
+        view.tally(player, game, store.game_records(gid))
     return by_name
 
 
@@ -97,8 +102,32 @@ def ms(us):
 
 
 def report(stats, out):
-    labels = bucket_labels()
     width = max([6] + [len(n) for n in stats])
+    kinds = set()
+    for ps in stats.values():
+        kinds |= ps.kinds
+    if "faceoff" in kinds or kinds <= {"game"}:
+        faceoff_report(stats, out, width)
+    for view in VIEWS.values():
+        if view.figures and view.kind in kinds:
+            figures_report(view, [ps for ps in stats.values() if view.kind in ps.kinds], out, width)
+    out.write("games played / won (won: at the game's end, or for the buzzers ended with the mode button):\n")
+    for ps in stats.values():
+        out.write("  %-*s  %d / %d\n" % (width, ps.name, ps.games, ps.games_won))
+
+
+def figures_report(view, players, out, width):
+    """A view's own figures: one column each, one row per player."""
+    cols = [title for _key, title in view.figures]
+    out.write("%s:\n" % view.title)
+    out.write("%-*s  %s\n" % (width, "PLAYER", "  ".join(cols)))
+    for ps in players:
+        cells = ["%*d" % (len(title), ps.figures.get(key, 0)) for key, title in view.figures]
+        out.write("%-*s  %s\n" % (width, ps.name, "  ".join(cells)))
+
+
+def faceoff_report(stats, out, width):
+    labels = bucket_labels()
     out.write("%-*s  %5s  %4s  %12s   winning gaps (ms): %s\n"
               % (width, "PLAYER", "WON", "TIES", "MEDIAN GAP", " ".join("%6s" % lb for lb in labels)))
     for ps in stats.values():
@@ -109,9 +138,6 @@ def report(stats, out):
     out.write("%d face-offs won, %d gaps measured, overall median gap %s\n"
               % (sum(ps.won for ps in stats.values()), len(all_gaps),
                  ms(statistics.median(all_gaps) if all_gaps else None)))
-    out.write("games played / won (a game ended with the mode button):\n")
-    for ps in stats.values():
-        out.write("  %-*s  %d / %d\n" % (width, ps.name, ps.games, ps.games_won))
 
 
 def _rgb(colour):
@@ -120,8 +146,32 @@ def _rgb(colour):
     return None
 
 
+def _plot_figures(ax, stats):
+    """Without face-offs: the first view's own figures, one group of bars per figure, one
+    bar per player. False when no game had figures."""
+    kinds = set()
+    for ps in stats.values():
+        kinds |= ps.kinds
+    views = [v for v in VIEWS.values() if v.figures and v.kind in kinds]
+    if not views:
+        return False
+    view = views[0]
+    players = [ps for ps in stats.values() if view.kind in ps.kinds]
+    width = 0.8 / len(players)
+    for i, ps in enumerate(players):
+        values = [ps.figures.get(key, 0) for key, _ in view.figures]
+        ax.bar([k + i * width for k in range(len(values))], values, width, label=ps.name,
+               color=_rgb(ps.colour) or "C%d" % i, edgecolor="black", linewidth=0.5)
+    ax.set_xticks([k + 0.4 - width / 2 for k in range(len(view.figures))])
+    ax.set_xticklabels([title.lower() for _, title in view.figures], fontsize="small")
+    ax.legend(fontsize="small")
+    ax.set_title(view.title.split(" (")[0])
+    return True
+
+
 def plot(path, stats, curve_game, curve):
-    """Write a PNG: winning-gap histogram per player, and the scores over one game."""
+    """Write a PNG: winning-gap histogram per player (without face-offs: a view's own
+    figures), and the scores over one game."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -135,11 +185,12 @@ def plot(path, stats, curve_game, curve):
                  label=[ps.name for ps in with_gaps], color=[_rgb(ps.colour) or "C%d" % i
                                                               for i, ps in enumerate(with_gaps)])
         ax1.legend(fontsize="small")
-    else:
+        ax1.set_title("winning gaps")
+        ax1.set_xlabel("gap to the second press (ms)")
+        ax1.set_ylabel("face-offs")
+    elif not _plot_figures(ax1, stats):
         ax1.text(0.5, 0.5, "no measured gaps", ha="center", va="center", transform=ax1.transAxes)
-    ax1.set_title("winning gaps")
-    ax1.set_xlabel("gap to the second press (ms)")
-    ax1.set_ylabel("face-offs")
+        ax1.set_title("winning gaps")
 
     if curve_game is not None and curve:
         names = player_names(curve_game)

@@ -72,13 +72,13 @@ def show_game(store, game, out):
         winners = [names[w] for w in game["winners"] or [] if 0 <= w < len(names)]
         out.write("  winners  %s\n" % ", ".join(winners))
     view = view_for(game)
-    out.write("\n%6s  %-10s  %4s  %-18s  %s\n" % ("SEQ", "KIND", "N", "ACTION", "DETAIL"))
-    for rec in records:
-        d = rec["data"]
+    actions = [json.dumps(r["data"].get("action")) if "action" in r["data"] else "" for r in records]
+    width = min(max([18] + [len(a) for a in actions]), 40)  # the column fits the game's actions
+    out.write("\n%6s  %-10s  %4s  %-*s  %s\n" % ("SEQ", "KIND", "N", width, "ACTION", "DETAIL"))
+    for rec, action in zip(records, actions, strict=True):
         detail = view.detail(rec)
-        action = json.dumps(d.get("action")) if "action" in d else ""
-        n = d.get("n", "")
-        out.write("%6d  %-10s  %4s  %-18s  %s\n" % (rec["seq"], rec["kind"], n, action, detail))
+        n = rec["data"].get("n", "")
+        out.write("%6d  %-10s  %4s  %-*s  %s\n" % (rec["seq"], rec["kind"], n, width, action, detail))
 
 
 def export_json(store, game):

@@ -17,7 +17,8 @@ export class Board {
     for (const [name, gpio] of Object.entries(profile.controls.pins || {})) this.pins[CONTROL_BITS[name]] = gpio;
     this.activeLow = profile.players.active !== 'high';
     this.down = new Set(); // bits held down (survives a chip reset)
-    this.onLeds = null; // (hex "rrggbb..." in strip order) when the strip changed
+    this.onLeds = null; // (hex "rrggbb..." in strip order, frame) when the strip changed
+    this.frameNs = [0, 0]; // virtual ns of the last frame's first rise and last fall
     this.onFrame = null; // (ram, on) from the OLED
     this.onTone = null; // (freq, duty_u16) when the piezo changed
     this.leds = '';
@@ -63,7 +64,7 @@ export class Board {
     pin.addListener((state) => {
       const now = clock.nanos;
       if (state === 1) { // high
-        if (now - fall > WS2812_LATCH_NS) { bytes = []; bits = 0; byte = 0; }
+        if (now - fall > WS2812_LATCH_NS) { bytes = []; bits = 0; byte = 0; this.frameNs[0] = now; }
         rise = now;
         return;
       }
@@ -72,7 +73,7 @@ export class Board {
       byte = (byte << 1) | (now - rise > WS2812_ONE_NS ? 1 : 0);
       if (++bits === 8) {
         bytes.push(byte); bits = 0; byte = 0;
-        if (bytes.length === count * 3) this._pixels(bytes, order);
+        if (bytes.length === count * 3) { this.frameNs[1] = now; this._pixels(bytes, order); }
       }
     });
   }

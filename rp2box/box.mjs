@@ -1,7 +1,10 @@
 // The emulated Pico as a process: USB CDC serial on stdin/stdout (host/rp2box.py puts it
 // behind a pty), the flash persisted in an image file, and the world channel (buttons in;
 // LEDs, OLED and piezo out: JSON lines, as unixbox/world.py speaks them) on the TCP port
-// in $TABLEMATE_WORLD when set.
+// in $TABLEMATE_WORLD when set. Beyond unixbox/world.py's messages, for exact timing:
+//   {"t": "edge", "b", "down", "at_us": T}  the edge at virtual microsecond T (ticks_us()
+//                                           on the board is T mod 2**30)
+//   {"t": "now"} -> {"t": "now", "us": T}   the virtual microsecond now
 //   node box.mjs UF2 FLASH_IMAGE BOARDS_JSON PROFILE
 // Virtual time is paced to wall time (never ahead of it); the emulator is slower than a
 // Pico, so in practice it runs as fast as it can.
@@ -39,14 +42,21 @@ process.stdin.on('data', (chunk) => pico.write(chunk));
 // ---- the world channel
 let world = null;
 const send = (msg) => { if (world) world.write(JSON.stringify(msg) + '\n'); };
-board.onLeds = (rgb) => send({ t: 'leds', rgb });
+// us: the virtual microsecond the frame ended; write_us: how long the data line took
+// (machine.bitstream holds interrupts off for all of it)
+board.onLeds = (rgb) => send({
+  t: 'leds', rgb, us: Math.floor(board.frameNs[1] / 1000),
+  write_us: Math.round((board.frameNs[1] - board.frameNs[0]) / 1000),
+});
 board.onFrame = (ram, on) => {
   const w = board.oled.width, h = board.oled.pages * 8;
   send({ t: 'oled', w, h, fb: Buffer.from(on ? ram : new Uint8Array(ram.length)).toString('base64'), lines: [] });
 };
 board.onTone = (f, duty) => send({ t: 'tone', f, duty });
 function onWorld(msg) {
-  if (msg.t === 'edge') board.set(msg.b, !!msg.down);
+  if (msg.t === 'edge' && msg.at_us !== undefined) board.setAt(msg.at_us * 1000, msg.b, !!msg.down);
+  else if (msg.t === 'edge') board.set(msg.b, !!msg.down);
+  else if (msg.t === 'now') send({ t: 'now', us: Math.floor(pico.nanos / 1000) });
   else if (msg.t === 'quit') finish();
   else if (msg.t === 'time') { /* a Pico's clock is set by the host's sync, not here */ }
   else if (msg.t === 'sync') send({ t: 'sync', id: msg.id });

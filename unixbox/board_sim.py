@@ -15,6 +15,14 @@ Virtual time: a {"t": "clock", "us": T} message (same stamp domain as edges) swi
 board's now_us() from its own clock to T, advanced only by later clock messages. A script
 can then replay hours of face-offs in seconds, and every decision is made at exactly the
 stamp where it falls due, however the messages were batched on the way.
+
+A real box's clock passes through every tick of a pause, and the firmware looks at it
+every few ms. Its ticks wrap at 2**30 us and ticks_diff only tells apart times less than
+half that (~9 minutes) apart. So a clock message further ahead than CLOCK_STEP_US is not
+a jump: now_us() walks there in steps of at most CLOCK_STEP_US, one per reading (the
+input task reads it once per pass), and the world channel reads nothing more until the
+walk is done. T is compared with the last clock message's T as a plain int (a script's
+own time never wraps): T smaller is refused.
 """
 
 from firmware.board import Board, layout
@@ -23,6 +31,7 @@ from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff, ticks_us
 
 OFF = (0, 0, 0)
 RING_HIGH_WATER = 16  # world edges wait while more snapshots than this are unread
+CLOCK_STEP_US = 1 << 28  # a quarter of the ticks period: well inside ticks_diff's reach
 
 
 class WorldPixels:
@@ -124,10 +133,12 @@ class SimBoard(Board):
         self.ignored_edges = 0  # edges that changed nothing (a repeated down, an up of a released button)
         self._offset = None
         self._vnow = None  # the virtual clock's tick, once a clock message arrived
+        self._vstamp = None  # the last clock message's us
+        self._vleft = 0  # us the virtual clock still has to walk to reach _vstamp
         if world is not None:
             world.on("edge", self.on_edge)
             world.on("clock", self.on_clock)
-            world.busy = self.ring_filling
+            world.busy = self.busy
             world.send(self.describe())
 
     def describe(self):
@@ -150,20 +161,31 @@ class SimBoard(Board):
 
     def now_us(self):
         if self._vnow is not None:
+            left = self._vleft
+            if left:  # one step of a long pause per reading (see the module docstring)
+                step = CLOCK_STEP_US if left > CLOCK_STEP_US else left
+                self._vnow = ticks_add(self._vnow, step)
+                self._vleft = left - step
             return self._vnow
         return ticks_us()  # the 30-bit domain of the ring's ticks
 
-    def ring_filling(self):
-        return len(self.ring) > RING_HIGH_WATER
+    def busy(self):
+        """True while the world channel must not read on: the ring is filling up, or the
+        virtual clock is still walking through a pause."""
+        return self._vleft > 0 or len(self.ring) > RING_HIGH_WATER
 
     def on_clock(self, msg):
         stamp = msg.get("us")
         if not isinstance(stamp, int) or isinstance(stamp, bool) or stamp < 0:
             raise ValueError("clock needs an int us >= 0")
-        tick = self.tick_for(stamp)
-        if self._vnow is not None and ticks_diff(tick, self._vnow) < 0:
+        last = self._vstamp
+        if last is not None and stamp < last:
             raise ValueError("the clock cannot go back")
-        self._vnow = tick
+        self._vstamp = stamp
+        if last is None or stamp - last <= CLOCK_STEP_US:
+            self._vnow = self.tick_for(stamp)
+        else:
+            self._vleft = stamp - last
 
     def tick_for(self, stamp_us):
         """The ring tick of a front-end stamp (see the module docstring)."""

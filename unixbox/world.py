@@ -9,6 +9,8 @@ front-end -> device
         own microsecond clock; the board keeps the gaps between edges exact
     {"t": "mode", "name": str, "options": {...}}        switch mode (scripts)
     {"t": "sync", "id": int}                            answered once all input before it is handled
+    {"t": "mark", "id": int}                            answered as soon as it is read: everything
+        before it has been taken in (flow control: a script keeps a bounded backlog)
     {"t": "quit"}                                       stop the firmware
 device -> front-end
     {"t": "hello", "board": str, "leds": [label], "buttons": [label], "oled": [w, h] | null}
@@ -16,7 +18,7 @@ device -> front-end
     {"t": "oled", "w": int, "h": int, "fb": base64, "lines": [str]}   MONO_VLSB frame buffer
     {"t": "tone", "f": hz, "duty": duty_u16}            f 0 = silence
     {"t": "event", "kind": str, ...}                    what the app or a mode decided
-    {"t": "sync", "id": int} / {"t": "error", "msg": str}
+    {"t": "sync", "id": int} / {"t": "mark", "id": int} / {"t": "error", "msg": str}
 
 The channel belongs to the sim only: nothing here runs on the Pico.
 """
@@ -62,7 +64,7 @@ class World:
         sock.setblocking(False)
         self._sock = sock
         self._out = b""
-        self._handlers = {}
+        self._handlers = {"mark": self._mark}
         self.closed = False
         self.dropped = 0  # messages dropped because the front-end stopped reading
         # Set by the board: True while the reader should wait (its edge ring is filling up),
@@ -108,6 +110,9 @@ class World:
     def close(self):
         self._flush()
         self._close()
+
+    def _mark(self, msg):
+        self.send({"t": "mark", "id": msg.get("id")})
 
     def _dispatch(self, line):
         try:

@@ -12,7 +12,7 @@ A mode module defines `class Mode`, a firmware.modes.base.GameMode (docs/archite
 "Write a new mode").
 """
 
-from firmware.checks import boolean, int_range, one_of
+from firmware.checks import automa_deck, boolean, int_range, one_of
 
 
 class Entry:
@@ -39,6 +39,10 @@ AVAILABLE = (
         "tie_window_us": (int_range(0, 50000), 1000),
         "lockout_ms": (int_range(0, 10000), 800),
     }),
+    Entry("anastasia_solo", "Anastasia solo", "firmware.modes.anastasia_solo", 1, 3, 1, {
+        "difficulty": (one_of("normal", "easy", "hard"), "normal"),  # the built-in automa deck
+        "automa_deck": (automa_deck, None),  # a deck of your own, played instead (checks.automa_deck)
+    }),
     # the rule choices of engine/anathema_score.py's OPTIONS; partners applies to 4 players
     Entry("anathema", "Anathema scores", "firmware.modes.anathema", 2, 4, 3, {
         "partners": (boolean, False),
@@ -46,6 +50,7 @@ AVAILABLE = (
         "most_tie": (one_of("none", "all"), "none"),
         "top_tie": (one_of("play_on", "share"), "play_on"),
     }),
+    Entry("anastasia", "Anastasia 4-8P", "firmware.modes.anastasia", 4, 8, 5),
 )
 
 
@@ -68,6 +73,9 @@ def load(name):
         known = names()
         raise ValueError("no mode %r on this firmware (available: %s)"
                          % (name, ", ".join(known) if known else "none yet"))
+    import gc
+
+    gc.collect()  # a mode compiled from source (the virtual box) needs the heap's large free blocks
     module = __import__(entry.module, None, None, ["Mode"])
     return module.Mode
 

@@ -48,9 +48,9 @@ class Mode(GameMode):
         game = self.game
         if event != "roster":
             self.pick = 0
-            self.note = None
-        if event == "action" and game.is_over():
-            self.end_game("won", now_ms)
+            self.note = "game resumed" if event == "resume" else None  # until the next entry
+        if event == "action" and game.is_over():  # won, or ["end"] entered by a host
+            self.end_game("won" if game.winning else "ended", now_ms)
             return
         self.last_deal = last_deal = event == "action" and game.step == "cards"  # only the last deal opens it
         if event in ("action", "undo"):
@@ -105,18 +105,21 @@ class Mode(GameMode):
         self.note = why
         self.last_deal = False
         self.ctx.sound.play("error", now_ms)
+        self.ctx.emit("refused", {"why": why})  # a front-end or a script sees why, not only the OLED
         self.show()
 
     def on_end(self, now_ms):
         game = self.game
         sides = game.winning
         leds = self.ctx.leds
+        lines = [_cell(name, value) for name, value in self._rows()] + ["ok: new game"]
         if not sides:  # ended early: nobody reached the target, nobody won
-            self.ctx.display.scores(self._rows(), title="GAME ENDED")
+            self.ctx.display.text(lines, title="GAME ENDED")
             leds.armed(now_ms)
             return
-        text = "TIE" if len(sides) > 1 else self._side_names()[sides[0]]
-        self.ctx.display.winner(text, "%d points" % game.totals[sides[0]], title="GAME OVER")
+        names = self._side_names()
+        won = "TIE: " + " ".join(names[s] for s in sides) if len(sides) > 1 else names[sides[0]] + " WINS"
+        self.ctx.display.text(lines, title=won[:16])
         self.ctx.sound.play("winner", now_ms)
         seats = game.winners()
         if len(seats) == 1:

@@ -8,11 +8,11 @@ One scheme for every mode, so the box reads the same whatever the game:
                   it is, and say so through its refusal line)
     mode          not the list's: it keeps ending the game, as everywhere on the box
 The list draws itself as one line under what the mode shows above it:
-"> Reveal      3/6". Items are short strings (they fit the 16 OLED columns with the count).
+"> Reveal     3/6". Items are short strings (they fit the 16 OLED columns with the count).
 
     pick = Menu("ACTION", ["Look", "Exchange", "Draw"])
     result = pick.press(bit)        # MOVED, CANCEL, CHOSEN (pick.index, pick.item()) or NONE
-    pick.show(ctx.display, ["P2 5 gems"])
+    pick.show(ctx.display, ["P2 5 gems"], ["ok: next"])
 """
 
 from firmware.buttons import BACK_BIT, OK_BIT, SEATS
@@ -51,14 +51,15 @@ class Menu:
     def line(self, width=16):
         """The list's line: the item shown and where it is in the list."""
         count = "%d/%d" % (self.index + 1, len(self.items))
-        room = width - 2 - len(count)
+        room = width - 3 - len(count)
         text = str(self.item())[:room]
-        return "> " + text + " " * (room - len(text)) + count
+        return "> " + text + " " * (room - len(text) + 1) + count
 
-    def show(self, display, above=()):
-        """Title bar, the mode's lines, then the list's line (nothing without an OLED)."""
+    def show(self, display, above=(), below=()):
+        """Title bar, the mode's lines, the list's line, then the mode's hints (nothing
+        without an OLED)."""
         if display is None:
             return
         lines = list(above)[: display.rows - 2]
         lines.append(self.line(display.cols))
-        display.text(lines, title=self.title)
+        display.text(lines + list(below), title=self.title)

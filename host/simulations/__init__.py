@@ -26,6 +26,7 @@ and host.simulate.random_bot a uniformly random bot any game can list.
 import importlib
 
 SIMULATIONS = {
+    "anastasia": "host.simulations.anastasia",
     "anastasia_solo": "host.simulations.anastasia_solo",
     "anathema": "host.simulations.anathema",
 }

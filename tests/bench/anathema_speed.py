@@ -11,21 +11,15 @@ Usage: micropython -X heapsize=192k tests/bench/anathema_speed.py [GAMES] [--roo
   --busy-once: only list the busy table once (to find the smallest heap that does it)
 """
 
+import json
 import sys
+import time
 
-REPO = __file__.rsplit("/tests/", 1)[0] if "/tests/" in __file__ else "."
-ROOT = REPO
-if "--root" in sys.argv:
-    ROOT = sys.argv[sys.argv.index("--root") + 1]
-sys.path.insert(0, REPO)
-sys.path.insert(0, ROOT)
+import bench_paths  # noqa: F401 - the repository and --root on the path (tests/bench, the script's folder)
 
-import json  # noqa: E402
-import time  # noqa: E402
-
-from engine import anathema  # noqa: E402
-from engine.playout import RandomChooser  # noqa: E402
-from tests.shared.anathema_positions import position  # noqa: E402
+from engine import anathema
+from engine.playout import RandomChooser
+from tests.shared.anathema_positions import position
 
 BUSY_TABLE = ["10b", "8b", "11a", "12d", "13c", "7d", "11d", "9c", "4b", "9d", "1a", "3a", "1d", "6a", "2c"]
 BUSY_HANDS = [["11b", "10c", "10d", "12c"], ["1b", "2b", "5a", "5b"], ["1c", "2a", "5c", "5d"],

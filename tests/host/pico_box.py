@@ -70,6 +70,30 @@ class PicoBox:
                     raise
                 self.pump(0.5)
 
+    def now_us(self):
+        """The emulated chip's virtual microsecond (ticks_us() there is this mod 2**30)."""
+        self.world.send({"t": "now"})
+        found = []
+
+        def answered():
+            found.extend(m["us"] for m in self.messages if m.get("t") == "now")
+            return bool(found)
+
+        self.messages = [m for m in self.messages if m.get("t") != "now"]
+        self.wait_for(answered, what="the virtual clock")
+        return found[-1]
+
+    def edges_at(self, edges):
+        """[(virtual us, bit, down)]: the board's buttons at exactly those instants."""
+        for us, bit, down in edges:
+            self.world.send({"t": "edge", "b": bit, "down": 1 if down else 0, "at_us": us})
+
+    def repl(self):
+        """The board's raw REPL (stops the app, as mpremote does)."""
+        from host.flash import RawRepl
+
+        return RawRepl(self.port)
+
     def client(self, timeout=2.0):
         return DeviceClient(self.port, timeout=timeout)
 

@@ -104,3 +104,33 @@ def test_presses_during_the_lockout_change_nothing_and_cascades_rearm(tmp_path):
     events = run(tmp_path, lines)
     assert [(e["event"], e["winner"]) for e in events] == [("win", 2), ("win", 1)]
     assert events[1]["scores"] == [1, 1, 0, 0]
+
+
+def test_long_pauses_and_a_press_one_ticks_period_after_the_last_edge(tmp_path):
+    """A table pauses: the virtual clock walks through gaps longer than half the ticks
+    period (~9 min) as a real box's clock would, and a press exactly 2**30 us after the
+    same button's last edge is a new press, not a bounce of that edge."""
+    lines = faceoff(S, 1, 2, 3000)
+    lines += faceoff(1_073_800_000, 3, 4, 5000)
+    lines += faceoff(2_147_483_000, 4, 1, 6000)  # the ~17.9-minute jump of the report
+    again = 2_147_483_000 + 50000 + (1 << 30)  # P4's release + one ticks period
+    lines += faceoff(again, 4, 1, 2000)
+    lines += faceoff(again + 50000 + 20 * 60 * S, 2, 3, 4000)  # after a 20-minute pause
+    events = run(tmp_path, lines)
+    assert [(e["winner"], e["gap_us"]) for e in events] == [
+        (1, 3000), (3, 5000), (4, 6000), (4, 2000), (2, 4000)]
+    assert events[-1]["scores"] == [1, 1, 1, 2]
+
+
+def test_a_long_script_runs_to_the_end_on_a_fresh_box_and_again_on_the_same_image(tmp_path):
+    """80 face-offs (320 edges, five flow-control windows), twice on one image. make bench
+    runs 10,000 face-offs the same way (face-offs per second in script mode); here a short
+    run keeps make test quick, and tests/host/test_sim_script.py checks the flow control
+    that lets a script of any length settle."""
+    n = 80
+    lines = []
+    for i in range(n):
+        lines += faceoff((i + 1) * S, 1 + i % 4, 1 + (i + 1) % 4, 3000)
+    for fresh in (True, False):
+        events = run(tmp_path, lines, fresh=fresh)
+        assert len(events) == n and events[-1]["scores"] == [n // 4 + (p < n % 4) for p in range(4)]

@@ -1,6 +1,7 @@
 """`tablemate config`: file parsing and validation (no device), then push/pull against the virtual device."""
 
 import json
+import re
 import tomllib
 
 import pytest
@@ -84,13 +85,39 @@ BAD_FILES = [
     ("list.json", "[1, 2]", "top level must be"),
     ("empty.toml", "", "holds no settings"),
     ("settings.yaml", "players: 3\n", "unknown config format"),
+    ("deck.toml", '[anastasia_solo]\nautoma_deck = ["a: leave 1; leave 2", "x: draw 7; leave 1"]\n',
+     "anastasia_solo.automa_deck: automa card 2 ('x'), action 1, primary tier: draw's guest must be a "
+     "guest number 1-6, got 7"),
+    ("decktable.json", '{"anastasia_solo": {"automa_deck": [{"name": "t", "actions": [[["leave", 1]]]}]}}',
+     "anastasia_solo.automa_deck: automa card 1 ('t'): a card has exactly 2 actions, got 1"),
+    ("bigdeck.toml", "[anastasia_solo]\nautoma_deck = [%s]\n" % ", ".join(
+        '"card%02d: reveal_clue 1, exchange 2 3, return_reveal 5 3 6; draw 4, leave 1"' % i
+        for i in range(20)),
+     "anastasia_solo.automa_deck: is 1521 bytes; a deck on the box holds at most 1500"),
+    ("difficulty.toml", '[anastasia_solo]\ndifficulty = "brutal"\n',
+     "anastasia_solo.difficulty: must be one of normal, easy, hard, got 'brutal'"),
+    ("soloplayers.toml", "[anastasia_solo]\nplayers = 4\n", "anastasia_solo.players: must be 1..3"),
 ]
+
+
+def test_an_automa_deck_goes_to_the_box_as_card_lines_and_an_empty_one_clears_it(tmp_path):
+    table = {"name": "mine", "actions": [[["reveal_clue", 3], "exchange 4 5"], [["leave", 2]]]}
+    solo = {"automa_deck": [table], "difficulty": "hard"}
+    f = _write(tmp_path, "deck.json", json.dumps({"anastasia_solo": solo}))
+    assert config_cmd.load_config(f) == {"anastasia_solo": {
+        "automa_deck": ["mine: reveal_clue 3, exchange 4 5; leave 2"], "difficulty": "hard"}}
+    f = _write(tmp_path, "clear.toml", "[anastasia_solo]\nautoma_deck = []\n")
+    assert config_cmd.load_config(f) == {"anastasia_solo": {"automa_deck": []}}
+    # the same file is a deck file for tablemate simulate
+    from host.automa_deck_file import load_deck
+
+    assert load_deck(tmp_path / "deck.json") == ["mine: reveal_clue 3, exchange 4 5; leave 2"]
 
 
 @pytest.mark.parametrize("name,text,message", BAD_FILES)
 def test_invalid_files_name_the_key_and_send_nothing(tmp_path, capsys, name, text, message):
     path = _write(tmp_path, name, text)
-    with pytest.raises(config_cmd.ConfigError, match=message.replace("(", r"\(")):
+    with pytest.raises(config_cmd.ConfigError, match=re.escape(message)):
         config_cmd.load_config(path)
     # The CLI refuses before it looks for a port: no port given, no board plugged in, still exit 2
     # with the file's error (not a port error).
@@ -120,6 +147,7 @@ def test_written_files_read_back_to_the_same_settings(tmp_path):
     assert "mode" not in file_values
     assert file_values["roster"][0]["colour"] == "#ff8000"
     expected = {k: device[k] for k in config_cmd.CONFIG_KEYS}
+    expected["anastasia_solo"] = {"players": 1, "difficulty": "normal"}  # an unset deck (null): no TOML form
     for fmt in (".toml", ".json"):
         text = config_cmd.dumps(file_values, fmt)
         path = _write(tmp_path, "pulled" + fmt, text)
@@ -153,8 +181,9 @@ def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
         for fmt in (".toml", ".json"):
             pulled = tmp_path / ("pulled" + fmt)
             assert cli_main(["config", "pull", "--port", sim.port, "-o", str(pulled)]) == 0
-            assert config_cmd.load_config(pulled) == {k: v for k, v in now.items()
-                                                      if k in config_cmd.CONFIG_KEYS and v is not None}
+            expected = config_cmd.to_file_values(now)  # no nulls (TOML has none), colours as lists again
+            expected["roster"] = now["roster"]
+            assert config_cmd.load_config(pulled) == expected
         assert cli_main(["config", "pull", "--port", sim.port]) == 0
         out = capsys.readouterr().out
         assert tomllib.loads(out.split("\n", 2)[-1])["roster"][0] == {"name": "Ana", "colour": "#ff8000"}
@@ -163,3 +192,13 @@ def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
         assert cli_main(["config", "push", str(part), "--port", sim.port]) == 0
         with DeviceClient(sim.port) as dev:
             assert dev.settings_get()["anomia"] == {"players": 3, "tie_window_us": 1500, "lockout_ms": 900}
+        # a deck of your own, then cleared
+        deck = _write(tmp_path, "deck.toml", '[anastasia_solo]\nautoma_deck = ["m1: leave 3; draw 2"]\n')
+        assert cli_main(["config", "push", str(deck), "--port", sim.port]) == 0
+        with DeviceClient(sim.port) as dev:
+            assert dev.settings_get()["anastasia_solo"]["automa_deck"] == ["m1: leave 3; draw 2"]
+        clear = _write(tmp_path, "clear.toml", "[anastasia_solo]\nautoma_deck = []\n")
+        assert cli_main(["config", "push", str(clear), "--port", sim.port]) == 0
+        with DeviceClient(sim.port) as dev:
+            solo = dev.settings_get()["anastasia_solo"]
+            assert solo == {"players": 1, "difficulty": "normal", "automa_deck": []}

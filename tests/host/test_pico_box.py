@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host import flash
+from host import bench_pico, flash
 from host.serial_client import TIMEOUT_SCALE_ENV
 from tests.host.pico_box import TIMEOUT_SCALE, PicoBox, require_node
 
@@ -77,6 +77,77 @@ def test_sync_stores_the_boot_records(box, tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert "synced" in res.stdout and "new records" in res.stdout, res.stdout
+
+
+CAPTURE_SETUP = """
+import rp2
+rp2.PIO(0).remove_program()  # the stopped app's program still holds the instruction memory
+from firmware.buttons import EdgeRing
+from firmware.pio_capture import PioCapture
+from firmware.board_pico import CAPTURE_SM
+ring = EdgeRing(64)
+cap = PioCapture(2, ring, sm_id=CAPTURE_SM)
+cap.start()
+"""
+CAPTURE_READ = """
+cap.stop()
+out = [0, 0]
+while ring.pop(out):
+    print(out[0], out[1])
+"""
+# every player in both orders against another, 2 us apart (the PIO samples every 1 us)
+PAIRS = [(0, 1), (1, 0), (2, 7), (7, 2), (3, 4), (4, 3), (5, 6), (6, 5), (0, 7), (7, 0)]
+GAP_US = 2
+PAIR_EVERY_US = 3000
+TICKS_MASK = (1 << 30) - 1
+
+
+def run_capture(box, setup, pairs, gap_us):
+    """Presses at exact virtual times through the capture the setup code starts on the board;
+    returns (expected [(mask, us)], got [(mask, tick)])."""
+    repl = box.repl()
+    try:
+        repl.exec(setup)
+        t0 = box.now_us() + 300_000  # well after the board is back waiting in its REPL
+        edges, expected = [], []
+        for i, (a, b) in enumerate(pairs):
+            t = t0 + i * PAIR_EVERY_US
+            edges += [(t, a, True), (t + gap_us, b, True), (t + 1000, a, False), (t + 1000, b, False)]
+            expected += [(1 << a, t), (1 << a | 1 << b, t + gap_us), (0, t + 1000)]
+        box.edges_at(edges)
+        last = edges[-1][0]
+        box.wait_for(lambda: box.now_us() > last + 2000, what="the presses to be played")
+        text = repl.exec(CAPTURE_READ).decode()
+        repl.restart("rp2", "/")  # the app again, for the tests after this one
+    finally:
+        repl.close()
+    got = [tuple(int(v) for v in line.split()) for line in text.split("\n") if line.strip()]
+    return expected, got
+
+
+def test_pio_capture_timestamps_on_the_real_pio(box):
+    expected, got = run_capture(box, CAPTURE_SETUP, PAIRS, GAP_US)
+    assert [m for m, _ in got] == [m for m, _ in expected], got  # every press, in its order
+    errors = [((tick - us) & TICKS_MASK) for (_, us), (_, tick) in zip(expected, got, strict=True)]
+    errors = [e - (1 << 30) if e >= 1 << 29 else e for e in errors]
+    print("\npico box: PIO capture tick - true press time over %d edges: min %d us, max %d us"
+          % (len(errors), min(errors), max(errors)))
+    assert all(-1 <= e <= 1 for e in errors), errors
+
+
+def test_winner_led_comes_before_the_oled_redraw(box):
+    """Press to the winner's LED on the data line, in virtual time: the tie window, at most
+    one input poll, and the decision's own work; not the ~23 ms OLED redraw after it."""
+    from firmware.app import INPUT_PERIOD_MS
+
+    lat, frames = bench_pico.press_to_led(box, 2)
+    with box.client() as dev:
+        st = dev.status()["status"]
+    window = st["mode_status"]["tie_window_us"]
+    print("\npico box: press to winner LED %s us (tie window %d us); NeoPixel write %d us"
+          % (lat, window, max(m["write_us"] for m in frames)))
+    assert len(lat) == 2 and st["mode_status"]["decisions"] == 2
+    assert all(window <= t <= window + INPUT_PERIOD_MS * 1000 + 3000 for t in lat), lat
 
 
 def test_cli_box_keeps_its_flash_across_starts(box):

@@ -317,7 +317,7 @@ class Bench:
         """The tick PioCapture must give a press at press_ns: that of the first pass seeing it."""
         cycle = -(-press_ns // NS_PER_CYCLE)  # the first cycle with the pin low
         k = max(0, -(-(cycle - SAMPLE_CYCLE) // self.loop))
-        t_start = (self.t_origin - pc.START_MARGIN_US) & TICKS_MASK
+        t_start = (self.t_origin - pc.START_LAG_US) & TICKS_MASK
         return (t_start + k) & TICKS_MASK
 
 
@@ -368,11 +368,12 @@ def test_each_press_gets_the_tick_of_the_first_sample_that_saw_it():
     for (ns, p), (mask, tick) in zip(presses, snaps, strict=True):
         assert mask & (1 << p)
         assert tick == b.expected_tick(ns)
-    # against the board's ticks_us(): START_MARGIN_US early, less the wait for the sample
+    # against the board's ticks_us(): START_LAG_US early (the bench starts the machine and
+    # reads the tick at one instant), less the wait for the sample
     # (0..1 us), the same for every press
     for (ns, _), (_, tick) in zip(presses, snaps, strict=True):
         offset = ticks_diff(tick, b.t_origin) - ns / 1000
-        assert -pc.START_MARGIN_US - 1 < offset <= -pc.START_MARGIN_US + 1
+        assert -pc.START_LAG_US - 1 < offset <= -pc.START_LAG_US + 1
 
 
 def test_events_come_out_in_timestamp_order_whatever_the_pin():
@@ -431,7 +432,7 @@ def test_presses_in_the_same_sample_are_one_snapshot_and_tie_even_with_window_ze
 def test_counter_and_tick_wrap_inside_a_face_off():
     """2**32 - 6 passes after start: the 32-bit counter register, its 22-bit field in the
     FIFO word and the 30-bit tick domain all wrap between the presses of one face-off."""
-    b = Bench(Waveform([]), t_origin=3)
+    b = Bench(Waveform([]), t_origin=pc.START_LAG_US + 1)  # t_start = 1
     b.run_us(1)
     b.skip_idle((1 << 32) - 7)  # from pass 1 to pass 2**32 - 6
     assert b.emu.osr == 6
@@ -607,3 +608,55 @@ def test_counter_tick_conversion_edges():
             now = (tick_k + lag) & TICKS_MASK
             assert pc.counter_tick(counter, now, t_start) == tick_k
     assert pc.word_mask(0xFF << 22) == 0 and pc.word_mask((0xFF ^ 0b101) << 22 | 123) == 0b101
+
+
+# -- the emulator itself: what it models, and what it refuses --
+
+
+def emulate(source, **config):
+    prog = pc.assemble(source)
+    emu = PioEmulator(prog.words, prog.wrap_target, prog.wrap, lambda cycle: 0, **config)
+    emu.enabled = True
+    return emu
+
+
+@pytest.mark.parametrize("config", [{"sideset_count": 1}, {"autopush": True}, {"autopull": True},
+                                    {"push_thresh": 8}])
+def test_emulator_refuses_configurations_it_does_not_model(config):
+    with pytest.raises(NotImplementedError):
+        emulate("nop", **config)
+
+
+@pytest.mark.parametrize("source", ["mov exec, x", "out exec, 16"])
+def test_emulator_refuses_instructions_it_does_not_model(source):
+    emu = emulate(source)
+    with pytest.raises(NotImplementedError):
+        emu.step()
+
+
+@pytest.mark.parametrize("join, depth", [(None, 4), ("rx", 8)])
+def test_emulator_fifo_depth_status_and_dropped_pushes(join, depth):
+    # each pass: X := status (all ones while RX level < N), push its low bit; with N = depth - 1
+    # the last word that fits says "no room left", and the pushes after it are dropped with
+    # RXSTALL set.
+    emu = emulate("mov isr, null\nmov x, status\nin x, 1\npush noblock", fifo_join=join, status_sel=1,
+                  status_n=depth - 1)
+    emu.run(4 * depth)
+    assert list(emu.rx) == [1] * (depth - 1) + [0] and not emu.rxstall
+    emu.run(4)
+    assert len(emu.rx) == depth and emu.rxstall and emu.stalls == 0
+    tx = emulate("mov x, status", fifo_join=join, status_sel=0, status_n=1)
+    tx.step()
+    assert tx.x == 0xFFFFFFFF  # TX level 0 < 1
+
+
+def test_emulator_runs_only_while_enabled_and_restart_goes_back_to_the_start():
+    emu = emulate("set x, 5\nset y, 6\nin x, 3\njmp 3")
+    emu.enabled = False
+    emu.run(10)
+    assert (emu.cycle, emu.executed, emu.pc) == (10, 0, 0)
+    emu.enabled = True
+    emu.run(3)
+    assert (emu.x, emu.y, emu.isr_count, emu.pc) == (5, 6, 3, 3)
+    emu.restart()  # SM_RESTART clears ISR and its count; X and Y stay; the PC is the start
+    assert (emu.pc, emu.isr, emu.isr_count, emu.x, emu.y) == (0, 0, 0, 5, 6)

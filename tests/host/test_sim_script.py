@@ -148,3 +148,75 @@ def test_script_edges_keep_their_exact_gaps(tmp_path):
     assert gaps == [0, 250, 300000, 300001], gaps
     assert image_processes(image) == []
 
+
+
+class SlowWorld:
+    """A device that takes in nothing until the host waits for it: how far ahead does the
+    host get? Answers marks and the final sync as the world channel does."""
+
+    def __init__(self):
+        self.closed = False
+        self.queue = []  # sent, not yet taken in
+        self.answers = []
+        self.edges_sent = 0
+        self.edges_taken = 0
+        self.most_ahead = 0
+
+    def send(self, msg):
+        self.queue.append(msg)
+        if msg["t"] == "mode":
+            self.answers.append({"t": "event", "kind": "mode", "name": msg["name"]})
+
+    def edge(self, button, down, us):
+        self.send({"t": "edge", "b": button, "down": down, "us": us})
+        self.edges_sent += 1
+        self.most_ahead = max(self.most_ahead, self.edges_sent - self.edges_taken)
+
+    def read(self):
+        out, self.answers = self.answers, []
+        return out
+
+    def wait(self, timeout):
+        for msg in self.queue:  # the device catches up
+            if msg["t"] == "edge":
+                self.edges_taken += 1
+            elif msg["t"] in ("mark", "sync"):
+                self.answers.append({"t": msg["t"], "id": msg["id"]})
+        self.queue = []
+        return self.read()
+
+
+def test_a_long_script_never_gets_more_than_two_windows_ahead_of_the_device(capsys):
+    """The host must not pour a whole script into the socket and then give the device a
+    fixed time for the backlog: a long script on a slow (or loaded) device then failed."""
+    from host import sim_script
+
+    edges = []
+    for i in range(2000):
+        t = (i + 1) * 1000000
+        edges += [(t, 1, True), (t + 3000, 2, True), (t + 50000, 1, False), (t + 53000, 2, False)]
+    world = SlowWorld()
+    device = argparse.Namespace(world=world)
+    assert sim_script.run_script(device, edges, {"players": 4}) == 0
+    assert world.edges_taken == world.edges_sent == 8000
+    assert world.most_ahead <= 2 * sim_script.MARK_EVERY
+    capsys.readouterr()
+
+
+def test_a_mode_that_fails_during_a_script_fails_the_run(capsys):
+    """The box answers a failing mode by leaving it (an "error" event) and then settles in
+    the menu: the script run must not end with exit 0 and the decisions cut short."""
+    from host import sim_script
+
+    class FailingWorld(SlowWorld):
+        def edge(self, button, down, us):
+            SlowWorld.edge(self, button, down, us)
+            if self.edges_sent == 100:
+                self.answers.append({"t": "event", "kind": "error", "msg": "anomia: OSError: 28"})
+
+    edges = [((i + 1) * 1000000 + 3000 * (i % 2), 1 + i % 2, True) for i in range(200)]
+    edges = [e for i in range(0, 200, 2) for e in (edges[i], edges[i + 1],
+             (edges[i][0] + 50000, 1, False), (edges[i][0] + 53000, 2, False))]
+    with pytest.raises(CliError, match="the mode failed during the script: anomia: OSError: 28"):
+        sim_script.run_script(argparse.Namespace(world=FailingWorld()), edges, {"players": 4})
+    capsys.readouterr()

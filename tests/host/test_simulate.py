@@ -169,8 +169,8 @@ def test_play_reads_a_dash_in_the_game_name_too(capsys):
 
 
 CARELESS = [
-    (["chess"], "unknown game 'chess' (simulate knows: anastasia_solo, anathema)"),
-    (["anomia"], "anomia has no simulation yet (simulate knows: anastasia_solo, anathema)"),
+    (["chess"], "unknown game 'chess' (simulate knows: anastasia, anastasia_solo, anathema)"),
+    (["anomia"], "anomia has no simulation yet (simulate knows: anastasia, anastasia_solo, anathema)"),
     (["anastasia-solo", "--games", "0"], "--games must be 1 or more, got 0"),
     (["anastasia-solo", "--games", "-5"], "--games must be 1 or more, got -5"),
     (["anastasia-solo", "--games", "many"], "argument --games: invalid int value: 'many'"),

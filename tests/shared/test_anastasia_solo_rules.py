@@ -359,3 +359,25 @@ def test_the_gems_never_leave_the_table():
         g = state.gems()
         assert g["total"] == 50 == g["supply"] + sum(g["purses"]) + sum(g["beneath"])
     assert state.gems()["purses"] == [6 - 1 + 4, 6 - 1 - 2]
+
+
+def test_guests_away_at_the_set_up_are_out_of_play_and_their_gems_stay_in_the_supply():
+    from engine.anastasia_solo import new_game
+    from engine.anastasia_solo_rules import LEFT
+
+    home = new_game(5, 1)
+    s = new_game(5, 1, away=[5, 2])
+    assert s.options["away"] == [2, 5]
+    assert [x.status for x in s.guests] == [0, LEFT, 0, 0, LEFT, 0]
+    gems = s.gems()
+    assert gems["beneath"] == [3, 0, 3, 3, 0, 3] and gems["total"] == 50
+    assert gems["supply"] == home.gems()["supply"] + 6
+    acts = s.legal_actions()
+    assert ["remove", 2] not in acts and ["reveal_role", 5] not in acts and ["remove", 1] in acts
+    assert "left the party" in str(raises(IllegalAction, s.apply, ["reveal_clue", 2, 0]))
+    for bad in ([1, 2, 3, 4, 5, 6], [0], [7], [2, 2], "2", [True]):
+        assert "option away" in str(raises(ValueError, new_game, 5, 1, away=bad))
+    # saved and restored with the option
+    from engine.anastasia_solo import from_dict
+
+    assert from_dict(s.to_dict()).digest() == s.digest()

@@ -37,6 +37,7 @@ def test_the_dealer_presses_each_deal_the_last_is_announced_and_the_deal_passes_
         assert box.lit() == [1] and box.screen()[0] == "H1 DEAL 2/4" and "P2: deal," in box.screen()
         box.press(0, at())
         assert said(box).endswith("P2 deals this hand, not P1")
+        assert box.events[-1] == ("refused", {"why": "P2 deals this hand, not P1"})
         assert box.actions() == [["deal", 1]]
         box.press(1, at())
         box.press(1, at())

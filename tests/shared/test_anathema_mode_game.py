@@ -2,7 +2,7 @@
 21 entered with the buttons is won, ends for good and replays from its records; partners
 win together; a power cut resumes a hand at its step."""
 
-from tests.shared.anathema_box import Clock, deal_hand, replayed, score_hand
+from tests.shared.anathema_box import Clock, deal_hand, replayed, said, score_hand
 from tests.shared.compat import tmp_dir
 from tests.shared.mode_harness import MS, Box
 
@@ -21,7 +21,9 @@ def test_a_three_player_game_to_21_is_won_ends_and_replays():
             score_hand(box, at, *hand)
         game = box.mode.game
         assert game.scores() == [21, 12, 3] and game.winners() == [0] and box.mode.session.over
-        assert box.screen()[0] == "GAME OVER" and "P1" in box.screen() and "21 points" in box.screen()
+        assert box.screen()[:5] == ["P1 WINS", "P1        21 +10", "P2         12 +3", "P3          3 +0",
+                                    "ok: new game"]
+        assert box.lit() == [0] and ("refused" not in [k for k, _ in box.events])
         end = box.records("game_end")[-1]["data"]
         assert end["reason"] == "won" and end["winners"] == [0] and end["scores"] == [21, 12, 3]
         assert box.mode.enter(["undo"], at() // MS) == "no game is running: ok starts one"
@@ -43,7 +45,7 @@ def test_partners_either_button_counts_for_the_side_and_both_win():
         score_hand(box, at, [], [0], [2, 3], [0, 2, 0, 2, 0, 1, 3])
         game = box.mode.game
         assert game.scores() == [10, 3, 10, 3] and game.winners() == [0, 2]
-        assert box.screen()[0] == "GAME OVER" and "P1+P3" in box.screen()
+        assert box.screen()[0] == "P1+P3 WINS" and box.lit() in ([0], [2])  # the partners take turns
 
 
 def test_a_power_cut_resumes_the_hand_at_its_step():
@@ -59,6 +61,7 @@ def test_a_power_cut_resumes_the_hand_at_its_step():
         digest = box.mode.game.digest()
         box = box.reboot()
         assert box.mode.game.digest() == digest and box.screen()[0] == "SWEEPS +1 EACH"
+        assert said(box).endswith("game resumed")
         assert box.screen()[1:3] == ["P1          0 +3", "P2          0 +2"]
         box.back(at())  # the undo history survives the reset
         assert box.mode.game.sweeps == [0, 0]

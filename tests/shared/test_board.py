@@ -7,7 +7,7 @@ wires PioCapture / IrqCapture to the profile's pins and one EdgeRing.
 from firmware import board as B
 from firmware import board_pico as BP
 from firmware.buttons import EdgeRing
-from firmware.pio_capture import PioCapture
+from firmware.pio_capture import START_LAG_US, PioCapture
 from firmware.ticks import ticks_add
 from tests.shared.compat import IS_MICROPYTHON, raises, skip
 from tests.shared.test_buttons import WordsSM, pio_word
@@ -412,7 +412,7 @@ def test_pio_capture_for_players_and_irq_for_controls():
     ctrl = hw.pins[mode]
     assert ctrl.handler is not None and ctrl.hard is True
     # a PIO word: players 1 and 3 down, sampled 10 us before the drain at 5000 us
-    t_start = ticks_add(1000, -2)
+    t_start = ticks_add(1000, -START_LAG_US)
     hw.us = 5000
     hw.sm.words = [pio_word(0b101, -(5000 - 10 - t_start))]
     hw.sm.handler(hw.sm)

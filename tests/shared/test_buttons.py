@@ -2,7 +2,14 @@
 
 from engine.rng import Rng
 from firmware.buttons import BACK_BIT, MODE_BIT, Debouncer, EdgeRing, IrqCapture
-from firmware.pio_capture import COUNTER_BITS, PioCapture, assemble, counter_tick, program_source
+from firmware.pio_capture import (
+    COUNTER_BITS,
+    START_LAG_US,
+    PioCapture,
+    assemble,
+    counter_tick,
+    program_source,
+)
 from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff
 from tests.shared.compat import assert_alloc_free, raises
 
@@ -396,7 +403,7 @@ def test_pio_drain_converts_counters_to_ticks():
     cap = PioCapture(2, ring, now=clock.now, sm=sm)
     cap.start(use_irq=True)
     assert sm.handler is not None
-    t_start = ticks_add(t_origin, -2)
+    t_start = ticks_add(t_origin, -START_LAG_US)
     # samples at passes 5, 30 and 40 (counter = -pass), drained at pass 45
     sm.words = [pio_word(0b1, -5), pio_word(0b11, -30), pio_word(0b10, -40)]
     clock.t = ticks_add(t_start, 45)

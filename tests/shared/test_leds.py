@@ -28,6 +28,9 @@ class FakePixels:
         self.writes += 1
 
 
+BLINKS = bytearray([2, 0, 0, 1])  # seat 0 blinks twice, seat 3 once, seat 1 steady
+
+
 def _leds(brightness=255, n=9, colours=ROSTER):
     px = FakePixels(n)
     leds = Leds(px, 8, 8, brightness)
@@ -52,6 +55,8 @@ def _start(leds, mode, t):
         leds.tie(0b10011001, t)
     elif mode == 4:
         leds.lit(0xFF, t)
+    elif mode == 5:
+        leds.lit(0b1011, t, BLINKS)
     else:
         leds.off(t)
 
@@ -206,7 +211,7 @@ def test_tick_allocates_nothing():
 
     def make():
         def run():
-            for mode in range(6):
+            for mode in range(7):
                 _start(leds, mode, 0)
                 leds.error(0)
                 for t in range(0, 3000, 40):
@@ -216,3 +221,20 @@ def test_tick_allocates_nothing():
 
     assert_alloc_free(make)
     assert px.writes > 50
+
+
+def test_lit_with_blinks_counts_each_seat_in_step_then_pauses():
+    px, leds = _leds()
+    leds.lit(0b1011, 0, BLINKS)
+    seen = []
+    for t in range(0, 2 * 1600, 200):  # a cycle: 2 * 2 counted halves + 4 dark halves = 1600 ms
+        v = _at(leds, px, t)
+        seen.append((v[0] == RED, v[1] == GREEN, v[3] == WHITE, v[2]))
+    cycle = [(True, True, True), (False, True, False), (True, True, False), (False, True, False),
+             (False, True, False), (False, True, False), (False, True, False), (False, True, False)]
+    assert [x[:3] for x in seen] == cycle + cycle
+    assert all(x[3] == (0, 0, 0) for x in seen)  # seat 2 is not in the mask
+    leds.lit(0b1, 5000)  # a later lit() without blinks: steady again
+    assert all(_at(leds, px, t)[0] == RED for t in range(5000, 7000, 100))
+    for bad in ([21], [-1], ["2"]):
+        raises(ValueError, leds.lit, 1, 0, bad)

@@ -203,7 +203,7 @@ def test_a_flat_file_of_the_firmware_before_namespaces_migrates_on_load_losing_n
         path = d + "/settings.json"
         old = {"roster": [{"name": "Ann", "colour": [9, 8, 7]}] * 3, "players": 3, "tie_window_us": 250,
                "lockout_ms": 1200, "brightness": 30, "sound": False, "debounce_ms": 12, "mode": "anomia",
-               "automa_deck": [{"card": 4}]}
+               "automa_deck": ["c1: leave 2; draw 3"]}
         write_bytes(path, json.dumps(old).encode())
         s = Settings(path)
         assert s.load_error is None
@@ -211,7 +211,7 @@ def test_a_flat_file_of_the_firmware_before_namespaces_migrates_on_load_losing_n
         assert s.get("brightness") == 30 and s.get("sound") is False and s.get("debounce_ms") == 12
         assert s.get("mode") == "anomia" and s.get("roster") == old["roster"]
         # the automa deck waits in the namespace of the mode that will use it
-        assert s.all()["anastasia_solo"] == {"automa_deck": [{"card": 4}]}
+        assert s.all()["anastasia_solo"]["automa_deck"] == ["c1: leave 2; draw 3"]
         # written back migrated: the next boot reads the new layout as it is
         on_flash = json.loads(read_bytes(path))
         assert "players" not in on_flash and on_flash["anomia"]["lockout_ms"] == 1200

@@ -1,0 +1,36 @@
+"""The Anastasia solo mode as specs on the mode harness: the set-up on the box, the player
+count and the guests already away. A turn: test_anastasia_solo_turn; refusals:
+test_anastasia_solo_refusals; the automa: test_anastasia_solo_automa_*."""
+
+from tests.shared.anastasia_solo_box import AWAY, PLAYERS, Table  # noqa: I001
+from tests.shared.compat import tmp_dir
+
+
+def test_set_up_the_player_count():
+    with tmp_dir() as d:
+        tb = Table(d)
+        assert tb.screen()[0] == "R1 P1 ACTION 1/2" and "Set-up 1 player" in tb.screen()
+        assert tb.box.lit() == [0, 1, 2, 3, 4, 5]  # the six guests at the party
+        tb.act(PLAYERS)  # a guest button steps the player count
+        assert tb.game.players == 2 and "Set-up 2 players" in tb.screen()
+        tb.guest(4)  # the list stays on Players: 3
+        assert tb.game.players == 3 and tb.box.settings.get("anastasia_solo")["players"] == 3
+        # each change closes the game it changes and starts the next with it
+        assert [f["reason"] for k, f in tb.box.events if k == "game" and f["event"] == "end"] == \
+            ["players_changed"] * 2
+
+
+def test_set_up_guests_away():
+    with tmp_dir() as d:
+        tb = Table(d, players=2)
+        tb.act(AWAY, 2)  # Guest 2 away before the game
+        tb.guest(5)
+        tb.guest(5)  # and back again
+        assert tb.game.options["away"] == [2] and tb.game.guest(2).status != 0
+        assert tb.box.mode.session.options["away"] == [2]  # recorded with the game
+        assert tb.box.lit() == [0, 2, 3, 4, 5]
+        assert [f["reason"] for k, f in tb.box.events if k == "game" and f["event"] == "end"] == \
+            ["setup_changed"] * 3
+        while tb.box.mode.pick.index:  # back steps the list to its first item
+            tb.back()
+        assert tb.box.mode.pick.item() == "Remove"
