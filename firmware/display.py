@@ -5,7 +5,8 @@ show(). Every layout also keeps the screen as plain text lines (get_lines()) so 
 or the serial link can show the OLED's content as text.
 
 A hint (set_hint) takes the bottom row under every layout until it is changed: which key
-does what on this screen ("O:- B:undo M:end"); the layouts then keep to the rows above it.
+does what on this screen ("O:- B:undo M:end"); the layouts then keep to the rows above it,
+except text that needs every row (the hint comes back with the next layout).
 """
 
 try:
@@ -29,10 +30,14 @@ class Display:
         self._glyph_buf = None
         self._glyph = None
         self.hint = None
+        self._hint_off = False  # this frame's text needs the hint's row too
 
     def set_hint(self, text):
         """The key hint on the bottom row (None: no hint row); redrawn at once if it changed."""
         if text == self.hint:
+            return
+        if self._hint_off:  # the text on screen uses that row: the next layout shows it
+            self.hint = text
             return
         last = self.rows - 1
         self.fb.fill_rect(0, last * CELL, self.width, CELL, 0)
@@ -42,7 +47,7 @@ class Display:
 
     def free_rows(self):
         """Rows a layout may use: all of them, or all but the hint's."""
-        return self.rows - 1 if self.hint else self.rows
+        return self.rows - 1 if self.hint and not self._hint_off else self.rows
 
     def get_lines(self):
         """The screen as text, one string per 8-pixel row (trailing spaces dropped)."""
@@ -52,12 +57,13 @@ class Display:
 
     def _begin(self, kind):
         self.kind = kind
+        self._hint_off = False
         self.fb.fill(0)
         for r in range(self.rows):
             self._lines[r] = ""
 
     def _finish(self):
-        if self.hint:
+        if self.hint and not self._hint_off:
             self._put(self.rows - 1, self.hint)
         show = getattr(self.fb, "show", None)
         if show is not None:
@@ -119,6 +125,8 @@ class Display:
     def text(self, lines, title=None):
         """Plain lines of text, under a title bar if one is given."""
         self._begin("text")
+        # text that needs every row hides the hint (the front-end's key line still names the keys)
+        self._hint_off = len(lines) + (title is not None) > self.free_rows()
         row = 0
         if title is not None:
             self._title(title)

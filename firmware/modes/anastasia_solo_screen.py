@@ -57,13 +57,13 @@ def automa_action(mode, now_ms):
     tiers = card["actions"][step]
     outcome = rec["actions"][step]
     asking = game.phase == REVEAL and step == len(rec["actions"]) - 1
-    title, lines = code.action_screen(card["name"], tiers, outcome, step, rows=4 if asking else 5)  # 6 rows: the hint row is below
+    title, lines = code.action_screen(card["name"], tiers, outcome, step, rows=4 if asking else 6)
     if asking:
         lines += ["Anastasia? G%d" % game.turned[0], "btn: yes, ok: no"]
     elif game.phase != OVER:
         lines.append("ok: %s" % ("action 2" if step == 0 and len(rec["actions"]) > 1 else "next round"))
     if mode.note:
-        lines = lines[:3] + code.wrap(mode.note, 16)[:3]
+        lines = lines[:4] + code.wrap(mode.note, 16)[:3]
     screen(mode, title, lines)
     colours, mask, blinks = code.led_code(tiers, outcome, step)
     lights(mode, colours, mask, blinks, now_ms)

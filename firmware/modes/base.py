@@ -1,60 +1,67 @@
 """GameMode: what every game mode shares; a mode subclasses it and fills in the hooks it needs.
 
-The app calls start, on_button, tick, settled, status, settings_changed, suspend and stop.
-GameMode turns those into a game on a firmware.session.Session and into hooks, all
-no-ops by default:
-
-    on_game(event, now_ms)    a game "start"ed or was "resume"d, "undo" took back an action,
-                              the "roster" changed, or "continue": the end was not confirmed
-                              (redraw the game's screen and LEDs): take over LEDs and screen
-    on_player(seat, down, tick_us)   a debounced player edge, seat < self.players
-    on_ok(now_ms)             ok during a game after the first action (before it, ok
-                              moves to the next setup, see next_setup); only called
-                              when ok_hint() is not "-"
-    ok_hint() -> str          what ok does during the game, in a few letters for the hint
-                              row ("-": nothing, the default; ok then gets the nope)
-    next_setup() -> dict      the settings ok moves to before a game's first action
-                              (default: the next player count within the entry's limits;
-                              a mode with more setups, partnerships say, adds its keys);
-                              the hint row shows "O:5P" for the next count, "O:setup" else
-    on_control(bit, now_ms) -> bool   ok, back or mode pressed during a game, before the
-                              framework's meaning: True when the mode used it (a pick
-                              list open, an entry half made), False to leave it to the
-                              framework (default)
-    refusal(action) -> str|None   the mode's own reason to refuse an entry the engine
-                              would take (default None)
-    on_refused(why, now_ms)   an entry was refused: show the one-line reason
-    on_tick(now_ms)           every few ms while a game runs (not while "END GAME?" shows)
-    flush()                   settle what the mode decided but has not applied yet; called
-                              before an undo, an end, a suspend
-    is_settled(now_ms) -> bool  False while a decision is still pending (scripts wait)
-    on_end(now_ms)            the game ended (confirmed): show the result
-    game_options() -> dict    engine options for a new game (default {})
-    mode_status() -> dict     the mode's own part of the status op
-
-Controls the framework handles, the same in every mode (after on_control, if the mode
-did not use the key):
-- back = undo; with nothing to undo: before the first action back to the menu, after it
-  the end confirmation;
-- mode = end the game, after a confirmation: the screen shows "END GAME?", ok ends it
-  (reason "ended"), any other key goes back to the game (on_game("continue"));
-- ok before the first action cycles the player count; ok after the end starts a new game.
-- A game is recorded from its first action on (firmware/session.py): cycling the player
-  count or leaving before it records nothing, and no "end" event goes out for it.
-- Hints: the display's bottom row says what ok, back and mode do now ("O:- B:undo M:end",
-  set_hint), and a "hints" event {"ok", "back", "mode", "line"} goes out when it changes.
-- nope(key, now_ms): a key that does nothing in this state gets a short low tone and a
-  "nope" event {"key": "ok" | "back" | "mode" | "P3"}; the framework gives it for ok
-  when ok_hint() is "-", mode before the first action or after the end, player buttons
-  of empty seats or after the end. A mode calls it for presses it ignores.
-enter(action, now_ms) is the one way an engine action gets in, from the mode's buttons
-and from a host (the protocol's act op, through the app): the same checks, the reason
-when refused (nothing changed), the action event and on_game("action") when applied.
-["undo"] is the back button's undo for every game, also where the engine has none.
-Options (a host's mode op, a script) override the mode's settings for the game they
-start: {"players": n, <setting>: value}, checked like the settings. Without options a
-kept game is resumed; with options that differ from the kept game's, it is abandoned.
+The hooks and the controls every mode shares are described in the comment below (a
+comment, not this docstring: the device compiles this file in a small heap, and a long
+docstring is one big string there).
 """
+
+#
+# The app calls start, on_button, tick, settled, status, settings_changed, suspend and stop.
+# GameMode turns those into a game on a firmware.session.Session and into hooks, all
+# no-ops by default:
+#
+#     on_game(event, now_ms)    a game "start"ed or was "resume"d, "undo" took back an action,
+#                               the "roster" changed, or "continue": the end was not confirmed
+#                               (redraw the game's screen and LEDs): take over LEDs and screen
+#     on_player(seat, down, tick_us)   a debounced player edge, seat < self.players
+#     on_ok(now_ms)             ok during a game after the first action (before it, ok
+#                               moves to the next setup, see next_setup); only called
+#                               when ok_hint() is not "-"
+#     ok_hint() -> str          what ok does during the game, in a few letters for the hint
+#                               row ("-": nothing, the default; ok then gets the nope)
+#     next_setup() -> dict      the settings ok moves to before a game's first action
+#                               (default: the next player count within the entry's limits;
+#                               a mode with more setups, partnerships say, adds its keys);
+#                               the hint row shows "O:5P" for the next count, "O:setup" else
+#     on_control(bit, now_ms) -> bool   ok, back or mode pressed during a game, before the
+#                               framework's meaning: True when the mode used it (a pick
+#                               list open, an entry half made), False to leave it to the
+#                               framework (default)
+#     refusal(action) -> str|None   the mode's own reason to refuse an entry the engine
+#                               would take (default None)
+#     on_refused(why, now_ms)   an entry was refused: show the one-line reason
+#     on_tick(now_ms)           every few ms while a game runs (not while "END GAME?" shows)
+#     flush()                   settle what the mode decided but has not applied yet; called
+#                               before an undo, an end, a suspend
+#     is_settled(now_ms) -> bool  False while a decision is still pending (scripts wait)
+#     on_end(now_ms)            the game ended (confirmed): show the result
+#     game_options() -> dict    engine options for a new game (default {})
+#     mode_status() -> dict     the mode's own part of the status op
+#
+# Controls the framework handles, the same in every mode (after on_control, if the mode
+# did not use the key):
+# - back = undo; with nothing to undo: before the first action back to the menu, after it
+#   the end confirmation;
+# - mode = end the game, after a confirmation: the screen shows "END GAME?", ok ends it
+#   (reason "ended"), any other key goes back to the game (on_game("continue"));
+# - ok before the first action cycles the player count; ok after the end starts a new game.
+# - A game is recorded from its first action on (firmware/session.py): cycling the player
+#   count or leaving before it records nothing, and no "end" event goes out for it.
+# - Hints: the display's bottom row says what ok, back and mode do now ("O:- B:undo M:end",
+#   set_hint), and a "hints" event {"ok", "back", "mode", "line"} goes out when it changes.
+# - nope(key, now_ms): a key that does nothing in this state gets a short low tone and a
+#   "nope" event {"key": "ok" | "back" | "mode" | "P3"}; the framework gives it for ok
+#   when ok_hint() is "-", mode before the first action or after the end, player buttons
+#   of empty seats or after the end. A mode calls it for presses it ignores.
+# enter(action, now_ms) is the one way an engine action gets in, from the mode's buttons
+# and from a host (the protocol's act op, through the app): the same checks, the reason
+# when refused (nothing changed), the action event and on_game("action") when applied.
+# ["undo"] is the back button's undo for every game, also where the engine has none.
+# Options (a host's mode op, a script) override the mode's settings for the game they
+# start: {"players": n, <setting>: value}, checked like the settings. Without options a
+# kept game is resumed; with options that differ from the kept game's, it is abandoned.
+#
+
 
 import gc
 
@@ -257,6 +264,7 @@ class GameMode:
 
     def _change_players(self, now_ms):
         setup = self.next_setup()
+        gc.collect()  # the game given up is garbage now: the settings file is written next
         try:
             self.ctx.settings.update(setup)
         except ValueError as e:  # storage trouble: say why, keep the setup
