@@ -147,19 +147,24 @@ class Display:
             self._put(self.free_rows() - 1, self._centred(detail, self.cols))
         self._finish()
 
-    def scores(self, table, title="SCORES"):
-        """(name, score) pairs under a title: one per row, or two columns if they don't fit."""
+    def scores(self, table, title="SCORES", head=None):
+        """(name, score) pairs under a title (and a head line if given): one per row, or two
+        columns if they don't fit."""
         self._begin("scores")
         self._title(title)
-        free = self.free_rows() - 1
+        top = 1
+        if head:
+            self._put(1, head)
+            top = 2
+        free = self.free_rows() - top
         if len(table) <= free:
             for i in range(len(table)):
-                self._put(1 + i, self._score_cell(table[i], self.cols))
+                self._put(top + i, self._score_cell(table[i], self.cols))
         else:
             half = self.cols // 2
             for i in range(min(len(table), 2 * free)):
                 col = 0 if i < free else half
-                self._put(1 + i % free, self._score_cell(table[i], half - 1), col)
+                self._put(top + i % free, self._score_cell(table[i], half - 1), col)
         self._finish()
 
     def _score_cell(self, entry, width):
