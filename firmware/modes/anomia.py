@@ -7,6 +7,7 @@ arbiter's measurements as its "faceoff" (docs/records.md).
 
 Controls (besides the framework's back = undo, mode = end, ok after the end = new game):
 ok before the first face-off cycles the player count 3..8 (kept in the settings).
+During a tie-breaker only the tied players' LEDs are lit; anyone else's press gets the nope.
 """
 
 from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record
@@ -55,7 +56,7 @@ class Mode(GameMode):
         if event == "undo":
             self.ctx.sound.play("click", now_ms)
         if event != "roster":
-            self.ctx.leds.armed(now_ms)
+            self._arm_leds(now_ms)
         # after an undo the title names the state it went back to ("SCORES", "TB P2 P4")
         self._show_scores("ANOMIA %dP" % self.players if event == "start" else
                           "RESUMED" if event == "resume" else None)
@@ -64,6 +65,10 @@ class Mode(GameMode):
         if down:
             # Decide everything due before this press first: exact whatever the batching.
             self._poll((tick_us - 1) & 0x3FFFFFFF)
+            tb = self.game.tiebreak
+            if tb and seat not in tb:  # not in the pending tie-breaker: it changes nothing
+                self.nope("P%d" % (seat + 1), self.ctx.clock.now_ms())
+                return
             self.arb.set_ignored(self.ctx.input.ignored())
             self.arb.press(seat, tick_us)
         else:
@@ -94,17 +99,18 @@ class Mode(GameMode):
         else:
             self.apply(["tie"] + sorted(arb.tied[i] for i in range(arb.n_tied)), extra)
         self._announce(code)
-        self.ctx.leds.armed(self.ctx.clock.now_ms())
+        self._arm_leds(self.ctx.clock.now_ms())
 
     def on_end(self, now_ms):
+        """The winners named (and starred, in case long names cut the head line), every
+        player's final count; only the winners' LEDs lit."""
         names = self.ctx.roster.seat_names(self.players)
+        scores = self.game.scores()
         best = self.game.winners()
-        self.ctx.display.winner(names[best[0]] if len(best) == 1 else "TIE",
-                                "%d cards" % self.game.scores()[best[0]], title="GAME OVER")
-        if len(best) > 1:
-            self.ctx.leds.tie(_mask(best), now_ms)
-        else:
-            self.ctx.leds.winner(best[0], now_ms)
+        self.ctx.display.scores([("*" + names[p] if p in best else names[p], scores[p])
+                                 for p in range(self.players)],
+                                title="GAME OVER", head="won: " + " ".join(names[p] for p in best))
+        self.ctx.leds.lit(_mask(best), now_ms)
 
     def mode_status(self):
         return {"decisions": self.decisions, "tiebreak": self.game.tiebreak if self.game else None}
@@ -162,6 +168,14 @@ class Mode(GameMode):
             tied = [arb.tied[i] + 1 for i in range(arb.n_tied)]
             self.ctx.emit("decision", {"event": "tie", "players": tied, "gap_us": gap,
                                        "tiebreak": arb.decided_round > 0})
+
+    def _arm_leds(self, now_ms):
+        """Armed: every player dim, or during a tie-breaker only the tied players lit."""
+        tb = self.game.tiebreak
+        if tb:
+            self.ctx.leds.lit(_mask(tb), now_ms)
+        else:
+            self.ctx.leds.armed(now_ms)
 
     def _loser(self):
         """Whose top card the winner takes: the next player who pressed, within a tie-breaker

@@ -123,7 +123,7 @@ def test_mode_button_ends_the_game_and_ok_starts_a_new_one():
         box.ok(650 * MS)  # confirmed
         end = box.records("game_end")
         assert end[-1]["data"]["winners"] == [1] and end[-1]["data"]["reason"] == "ended"
-        assert box.screen()[0] == "GAME OVER" and box.lit() == [1]
+        assert box.screen()[:2] == ["GAME OVER", "won: P2"] and box.lit() == [1]
         assert replay(box.records()).winners() == [1]
         box.press(2, 700 * MS)  # ignored once the game is over
         assert box.mode.game.scores() == [0, 1, 0]
@@ -135,6 +135,79 @@ def test_mode_button_ends_the_game_and_ok_starts_a_new_one():
         assert box.mode.session.game_id > old
         starts = box.records("game_start")
         assert [s["seq"] for s in starts] == [s["data"]["game"] for s in starts]
+
+
+def play_and_end(box, winners):
+    """Each winner presses alone in turn, then mode and ok end the game; the time after."""
+    t = 0
+    for winner in winners:
+        t += 300 * MS
+        box.press(winner, t)
+    box.run_to(t + 300 * MS)
+    box.mode_button(t + 400 * MS)
+    box.ok(t + 500 * MS)
+    return t + 500 * MS
+
+
+def test_game_over_names_the_winners_shows_every_count_and_lights_only_the_winners():
+    with tmp_dir() as d:
+        box = Box(d, "anomia", players=4, lockout_ms=100)
+        t = play_and_end(box, (1, 3, 0, 3, 1))  # P2 and P4 tie for the most cards
+        screen = box.screen()
+        assert screen[:2] == ["GAME OVER", "won: P2 P4"]
+        assert [row.split() for row in screen[2:6]] == [["P1", "1"], ["*P2", "2"], ["P3", "0"], ["*P4", "2"]]
+        assert box.lit() == [1, 3]
+        box.run_to(t + 5000 * MS)
+        assert box.lit() == [1, 3]  # steady: the winners stay lit, together
+
+
+def test_game_over_of_eight_players_shows_all_eight_counts_above_the_hint():
+    with tmp_dir() as d:
+        box = Box(d, "anomia", players=8, lockout_ms=100)
+        play_and_end(box, (6,))
+        screen = box.screen()
+        assert screen[1] == "won: P7" and screen[-1] == "O:new B:menu M:-"
+        cells = " ".join(screen[2:-1]).split()
+        assert [cells[i] for i in range(0, 16, 2)] == ["P1", "P6", "P2", "*P7", "P3", "P8", "P4", "P5"]
+        assert [int(cells[i]) for i in range(1, 16, 2)] == [0, 0, 0, 1, 0, 0, 0, 0]
+        assert box.lit() == [6]
+
+
+class Buzzer:
+    """A buzzer that keeps the last tone."""
+
+    freq = None
+
+    def tone(self, freq_hz, duty_u16):
+        self.freq = freq_hz
+
+    def off(self):
+        pass
+
+
+def test_during_a_tiebreak_only_the_tied_players_are_lit_and_others_get_nope():
+    with tmp_dir() as d:
+        box = Box(d, "anomia", players=4, lockout_ms=100)
+        box.sound.buzzer = Buzzer()
+        box.press(0, 10 * MS)
+        box.press(2, 10 * MS + 300)  # a tie: P1 and P3
+        box.run_to(500 * MS)
+        assert box.mode.game.tiebreak == [0, 2] and box.lit() == [0, 2]
+        n_records = len(box.records())
+        box.press(1, 600 * MS)  # not in the tie-breaker
+        assert [f for k, f in box.events if k == "nope"] == [{"key": "P2"}]
+        assert box.sound.buzzer.freq == 262  # the nope's short low tone
+        box.run_to(2000 * MS)
+        assert len(box.records()) == n_records and len(box.decisions()) == 1
+        assert box.mode.game.tiebreak == [0, 2] and box.lit() == [0, 2]
+        box.press(2, 2100 * MS)  # P3 wins the tie-breaker: everyone is armed again
+        box.run_to(2500 * MS)
+        assert box.decisions()[-1]["winner"] == 3 and box.lit() == [0, 1, 2, 3]
+        box.press(1, 2600 * MS)  # P2 plays again
+        box.run_to(3000 * MS)
+        assert box.decisions()[-1]["winner"] == 2 and len([k for k, f in box.events if k == "nope"]) == 1
+        assert box.back(3100 * MS) and box.back(3200 * MS)  # undo twice: back in the tie-breaker
+        assert box.mode.game.tiebreak == [0, 2] and box.lit() == [0, 2]
 
 
 def test_ok_before_the_first_faceoff_cycles_players_and_keeps_the_setting():
@@ -243,6 +316,7 @@ def test_a_pending_tiebreak_is_resumed_for_the_tied_players_only():
         box.run_to(500 * MS)
         assert box.mode.game.tiebreak == [0, 2]
         box2 = box.reboot()
+        assert box2.lit() == [0, 2]  # resumed: only the tied players are lit
         box2.press(1, 10 * MS)  # not in the tie-breaker
         box2.press(2, 20 * MS)
         box2.run_to(500 * MS)
