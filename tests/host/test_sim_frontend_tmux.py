@@ -76,6 +76,9 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         tmux.wait_for(lambda s: "P3 off" in s)  # dark again after the linger
 
         tmux("send-keys", "-t", SESSION, "m")  # mode moves to the next entry
+        tmux.wait_for(lambda s: ">Anastasia solo" in s)
+        time.sleep(3 * RELEASE_S)  # a key again within RELEASE_S is the same press, held
+        tmux("send-keys", "-t", SESSION, "m")
         tmux.wait_for(lambda s: ">Anathema scores" in s)
         tmux("send-keys", "-t", SESSION, "o")  # ok opens it: the dealer's LED is lit
         tmux.wait_for(lambda s: "ANATHEMA 3P" in s and "P1 lit" in s and "P2 off" in s)

@@ -15,8 +15,8 @@ from firmware.leds import Leds
 from firmware.session import REPLAY_CHUNK, Session
 from firmware.settings import Settings
 from firmware.sound import Sound
+from tests.shared.box_parts import Debounced, Strip, VirtualClock
 from tests.shared.compat import tmp_dir
-from tests.shared.mode_harness import Debounced, Strip, VirtualClock
 
 ENGINE = "anastasia_ledger"
 LASTING = ("reveal", "reveal_self", "declare")  # entries that end games early
