@@ -27,6 +27,7 @@ def store_path(tmp_path_factory):
             tb.ok(tb.box.mode.draft.roles.index(role))
             tb.press(seat)
         tb.box.mode_button(tb.t + 1)
+        tb.box.ok(tb.t + 2)  # yes to END GAME?
         wire = [encode_record(r["seq"], r["kind"], r["data"], r["t"]) for r in tb.box.records()]
     path = tmp_path_factory.mktemp("db") / "games.sqlite3"
     with dbmod.open_db(path) as s:

@@ -34,6 +34,7 @@ def store_path(tmp_path_factory):
         box.press(2, at())
         score_hand(box, at, [2], [2], [], [2] * 7)
         box.mode_button(at())
+        box.ok(at())  # yes to END GAME?
         wire = [encode_record(r["seq"], r["kind"], r["data"], r["t"]) for r in box.records()]
     records = [decode_record(line) for line in wire]
     path = tmp_path_factory.mktemp("db") / "games.sqlite3"
