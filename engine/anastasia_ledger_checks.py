@@ -43,7 +43,7 @@ FRAME_WORDS = {
 TARGETED = ("answer", "look", "exchange", "question", "reveal", "snoop", "peek", "poison")
 SELF_WORDS = {
     "answer": "ask themselves", "question": "ask themselves", "look": "look at their own clue",
-    "exchange": "exchange with themselves", "reveal": "reveal themselves for 5 (reveal_self costs 7)",
+    "exchange": "exchange with themselves", "reveal": "reveal themselves for 5 (revealing oneself costs 7)",
     "snoop": "look at their own hand", "peek": "look at their own role", "poison": "poison themselves",
 }
 # The action entries, for gem statistics and menus.

@@ -90,7 +90,7 @@ def test_a_reveal_names_a_role_the_table_can_still_hold():
     s = rich(enter(L.new_game(0, 5), ["answer", 1, PARIS]), 0, 10)
     refused(s, ["reveal", 1, MIS], "not dealt with 5 players")
     refused(s, ["reveal", 1, E], "shown at the start")
-    refused(s, ["reveal", 0, THIEF], "P1 cannot reveal themselves for 5 (reveal_self costs 7)")
+    refused(s, ["reveal", 0, THIEF], "P1 cannot reveal themselves for 5 (revealing oneself costs 7)")
     refused(s, ["reveal_self", E], "already shown")
     refused(s, ["reveal", 1, 11], "not a role")
     enter(s, ["reveal", 1, PSY], ["peek", 2, 0])
