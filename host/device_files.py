@@ -7,6 +7,7 @@ world channel, the image's block devices, the launcher) only on a box whose back
 Usage: python -m host.device_files [--list | --compile-check]
 """
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,17 +58,22 @@ def compile_file(src, out, march=None):
     return res.returncode == 0, (res.stderr or res.stdout).strip()
 
 
-def compile_tree(dest, root=ROOT):
+def compile_tree(dest, root=ROOT, backend="rp2"):
     """Every device .py below a folder compiled into dest as .mpy, laid out as on the device
-    (what a flashed box imports). Raises RuntimeError naming the first file that fails."""
+    (what a flashed box imports), with the data files beside them (hardware/boards.json).
+    Raises RuntimeError naming the first file that fails."""
     dest = Path(dest)
-    for src, rel in device_files(root):
-        if rel.endswith(".py") and "/" in rel:
-            out = dest / (rel[:-3] + ".mpy")
-            out.parent.mkdir(parents=True, exist_ok=True)
-            ok, msg = compile_file(src, out)
-            if not ok:
-                raise RuntimeError("%s: %s" % (rel, msg))
+    for src, rel in device_files(root, backend):
+        if "/" not in rel:
+            continue  # boot.py and main.py run from the device root, never imported
+        out = dest / (rel[:-3] + ".mpy" if rel.endswith(".py") else rel)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not rel.endswith(".py"):
+            shutil.copyfile(src, out)
+            continue
+        ok, msg = compile_file(src, out)
+        if not ok:
+            raise RuntimeError("%s: %s" % (rel, msg))
     return dest
 
 

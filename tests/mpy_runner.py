@@ -12,6 +12,10 @@ import sys
 ROOT = __file__.rsplit("/tests/", 1)[0] if "/tests/" in __file__ else "."
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+# The device packages compiled to .mpy (tests/run_micropython.py), found before the sources.
+TREE = os.getenv("TABLEMATE_MPY_TREE")
+if TREE:
+    sys.path.insert(0, TREE)
 
 from tests.shared.compat import SkipTest  # noqa: E402
 

@@ -3,6 +3,8 @@ records that replay, screens and lights; the set-up, a turn, the Reaction, the r
 (each with its one-line reason and nothing changed), the Thief's free action, the end, undo
 back through the game and the resume after a power cut."""
 
+# micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
+
 import gc
 import hashlib
 

@@ -1,6 +1,8 @@
 """The automa's turn in the Anastasia solo mode: on the OLED in words and in the LED code,
 exactly as the engine resolved it (a deck of your own from the settings)."""
 
+# micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
+
 from tests.shared.anastasia_solo_box import DRAW, Table, deck  # noqa: I001
 from engine import anastasia_automa
 from engine.anastasia_solo_rules import REVEAL

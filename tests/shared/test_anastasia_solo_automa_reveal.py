@@ -1,6 +1,8 @@
 """A role the automa turns over in the Anastasia solo mode waits for the table, and for it
 through a power cut; then a player finds Anastasia, and the records replay."""
 
+# micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
+
 from tests.shared.anastasia_solo_box import REMOVE, REVEAL_CLUE, REVEAL_ROLE, Table, deck, replay  # noqa: I001
 from engine.anastasia_solo_rules import REVEAL
 from tests.shared.compat import tmp_dir

@@ -1,5 +1,7 @@
 """The automa finding Anastasia in the Anastasia solo mode, and undo back through its turn."""
 
+# micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
+
 from tests.shared.anastasia_solo_box import REMOVE, Table, deck, replay  # noqa: I001
 from tests.shared.compat import tmp_dir
 

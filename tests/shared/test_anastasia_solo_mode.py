@@ -2,6 +2,8 @@
 count and the guests already away. A turn: test_anastasia_solo_turn; refusals:
 test_anastasia_solo_refusals; the automa: test_anastasia_solo_automa_*."""
 
+# micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
+
 from tests.shared.anastasia_solo_box import AWAY, PLAYERS, Table  # noqa: I001
 from tests.shared.compat import tmp_dir
 

@@ -2,6 +2,8 @@
 during the automa's turn, an overdraft, no token left) with the engine's reason on the OLED,
 and nothing changes."""
 
+# micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
+
 from tests.shared.anastasia_solo_box import REMOVE, REVEAL_CLUE, REVEAL_ROLE, Table, deck  # noqa: I001
 from tests.shared.compat import tmp_dir
 

@@ -1,6 +1,8 @@
 """A turn in the Anastasia solo mode: two actions picked from the menu, a card picked from a
 guest's fan, the turn passing on; the end when every player is out; records that replay."""
 
+# micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
+
 from tests.shared.anastasia_solo_box import LOOK, REMOVE, REVEAL_ROLE, Table, replay  # noqa: I001
 from tests.shared.compat import tmp_dir
 

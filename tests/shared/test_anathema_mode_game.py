@@ -2,6 +2,8 @@
 21 entered with the buttons is won, ends for good and replays from its records; partners
 win together; a power cut resumes a hand at its step."""
 
+# micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
+
 from tests.shared.anathema_box import Clock, deal_hand, replayed, said, score_hand
 from tests.shared.compat import tmp_dir
 from tests.shared.mode_harness import MS, Box
