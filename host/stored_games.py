@@ -9,6 +9,7 @@ import time
 from engine import gamelog_read
 from host import db as dbmod
 from host.game_views import view_for
+from host.output_file import write_text
 
 
 def when(t):
@@ -138,8 +139,7 @@ def run(args):
             return 0
         text = export_csv(store, game) if args.format == "csv" else export_json(store, game)
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        write_text(args.output, text, example="game%d.%s" % (args.game_id, args.format))
     else:
         sys.stdout.write(text)
     return 0
