@@ -8,6 +8,7 @@ records carry more than that.
 """
 
 from engine.anastasia_cards import EMPRESS
+from host.words import count
 
 TICK_MASK = (1 << 30) - 1  # face-off times are in the device's 30-bit µs tick domain
 BASE_COLUMNS = ("seq", "kind", "t", "n", "action", "digest", "scores", "winners", "reason", "detail")
@@ -346,7 +347,7 @@ class SoloView(LedgerView):
         opts = self.state.options
         deck = "own deck" if opts["automa_deck"] else "%s deck" % opts["difficulty"]
         away = ", guests away: %s" % " ".join(str(g) for g in opts["away"]) if opts["away"] else ""
-        return "%d player%s, %s%s" % (self.state.players, "" if self.state.players == 1 else "s", deck, away)
+        return "%s, %s%s" % (count(self.state.players, "player"), deck, away)
 
     def _after(self, action, words):
         if action == ["automa"] or (self._by_automa and self.state.phase != "reveal"):
@@ -368,13 +369,12 @@ class SoloView(LedgerView):
             return "%s draws a clue" % who
         g = action[1]
         if op == "remove":
-            return "%s removes Guest %d (+%d gems)" % (who, g, s.guest(g).gems)
+            return "%s removes Guest %d (+%s)" % (who, g, count(s.guest(g).gems, "gem"))
         if op == "reveal_role":
             return "%s turns Guest %d's role over" % (who, g)
         if op == "reveal_clue":
             fee = s.clue_fee(g)
-            gems = "%d gem%s" % (fee, "" if fee == 1 else "s")
-            return "%s reveals Guest %d's card %d (%s)" % (who, g, action[2] + 1, gems)
+            return "%s reveals Guest %d's card %d (%s)" % (who, g, action[2] + 1, count(fee, "gem"))
         return "%s looks at Guest %d's card %d (a token)" % (who, g, action[2] + 1)
 
     def _end(self, rec):

@@ -11,6 +11,7 @@ says the rest could not be.
 
 from engine.gamelog_read import ReplayMismatch, replay
 from host import db as dbmod
+from host.words import count
 
 EXIT_INCOMPLETE = 3
 
@@ -50,9 +51,10 @@ def run(args):
         return 1
     if game["incomplete"]:
         print("game %s: incomplete, seqs %s were pruned on the box before this database received them;"
-              " the %d actions before them replay and every digest matches"
-              % (game["id"], dbmod.seq_ranges_text(game["missing"]), actions))
+              " the %s before them replay and every digest matches"
+              % (game["id"], dbmod.seq_ranges_text(game["missing"]), count(actions, "action")))
         return EXIT_INCOMPLETE
-    print("game %s: %s, %d players, %d actions replayed, every digest matches (final %s)"
-          % (game["id"], game["engine"], len(game["players"]), actions, _short(state.digest())))
+    print("game %s: %s, %s, %s replayed, every digest matches (final %s)"
+          % (game["id"], game["engine"], count(len(game["players"]), "player"), count(actions, "action"),
+             _short(state.digest())))
     return 0

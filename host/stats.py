@@ -18,6 +18,7 @@ from host import db as dbmod
 from host.game_views import VIEWS, faceoff_events, view_for
 from host.replay import ReplayMismatch, replay
 from host.stored_games import player_names
+from host.words import count
 
 # Upper bounds (ms) of the distribution buckets; the last bucket is open-ended.
 BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
@@ -135,8 +136,8 @@ def faceoff_report(stats, out, width):
                   % (width, ps.name, ps.won, ps.ties, ms(ps.median_gap_us()), "",
                      " ".join("%6d" % c for c in ps.distribution())))
     all_gaps = [g for ps in stats.values() for g in ps.gaps_us]
-    out.write("%d face-offs won, %d gaps measured, overall median gap %s\n"
-              % (sum(ps.won for ps in stats.values()), len(all_gaps),
+    out.write("%s won, %s measured, overall median gap %s\n"
+              % (count(sum(ps.won for ps in stats.values()), "face-off"), count(len(all_gaps), "gap"),
                  ms(statistics.median(all_gaps) if all_gaps else None)))
 
 

@@ -10,6 +10,7 @@ from engine import gamelog_read
 from host import db as dbmod
 from host.columns import table
 from host.game_views import seat, view_for
+from host.output_file import write_text
 
 
 def when(t):
@@ -149,8 +150,7 @@ def run(args):
             return 0
         text = export_csv(store, game) if args.format == "csv" else export_json(store, game)
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        write_text(args.output, text, example="game%s.%s" % (game["id"].replace("@", "-"), args.format))
     else:
         sys.stdout.write(text)
     return 0

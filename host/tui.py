@@ -18,6 +18,7 @@ import time
 import tty
 
 from host.cli import CliError
+from host.words import count
 
 RELEASE_S = 0.12
 KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "m": 8, "o": 9, "b": 10}
@@ -162,7 +163,7 @@ def render(view, width=120):
     lines.append("")
     lines.append("buzzer: " + ("%d Hz" % view.tone if view.tone else "silent"))
     lines.append("")
-    lines.append("events" + ("  (%d errors)" % view.errors if view.errors else ""))
+    lines.append("events" + ("  (%s)" % count(view.errors, "error") if view.errors else ""))
     for ev in view.events:
         lines.append("  " + json.dumps(ev, separators=(",", ":"))[: width - 4])
     for _ in range(EVENT_LINES - len(view.events)):
@@ -268,12 +269,21 @@ class Tui:
             sel.close()
 
 
+def need_terminal(stdin):
+    """CliError unless stdin (a file or a descriptor) is a terminal; returns its descriptor."""
+    try:
+        fd = stdin if isinstance(stdin, int) else stdin.fileno()
+        if os.isatty(fd):
+            return fd
+    except (AttributeError, ValueError, OSError):
+        pass  # no stdin at all, or a closed one
+    raise CliError("the terminal UI needs a terminal on stdin (use --headless for scripts)")
+
+
 def run(device, fd_in=None, out=None):
     """Run the terminal UI until q; the terminal is restored whatever happens."""
-    fd_in = sys.stdin.fileno() if fd_in is None else fd_in
+    fd_in = need_terminal(sys.stdin if fd_in is None else fd_in)
     out = sys.stdout if out is None else out
-    if not os.isatty(fd_in):
-        raise CliError("the terminal UI needs a terminal on stdin (use --headless for scripts)")
     saved = termios.tcgetattr(fd_in)
     out.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hidden cursor
     out.flush()

@@ -47,7 +47,7 @@ def test_the_box_status_and_every_command_use_one_id(tmp_path, capsys):
     status, out, _ = _run(capsys, "replay", game_id, "--db", db)
     assert status == 0 and out.startswith("game %s: anomia_score" % game_id)
     status, out, _ = _run(capsys, "stats", "--game", game_id, "--db", db)
-    assert status == 0 and "1 face-offs won" in out
+    assert status == 0 and "1 face-off won" in out
     status, out, _ = _run(capsys, "games", "export", str(box_game), "--format", "json", "--db", db)
     assert status == 0 and '"id": "%s"' % game_id in out  # the box's number alone: this database has one box
 
