@@ -199,7 +199,7 @@ def plot(path, stats, curve_game, curve):
             colour = _rgb(curve_game["players"][i].get("colour")) or "C%d" % i
             ax2.step(range(len(curve)), [s[i] for s in curve], where="post", label=name, color=colour)
         ax2.legend(fontsize="small")
-        ax2.set_title("scores over game %d" % curve_game["id"])
+        ax2.set_title("scores over game %s" % curve_game["id"])
     else:
         ax2.set_title("scores over a game (none stored)")
     ax2.set_xlabel("action")
@@ -212,7 +212,8 @@ def add_parser(subparsers):
     p = subparsers.add_parser("stats", help="face-off statistics per player, optionally plotted",
                               description=__doc__.split("\n\n")[0])
     dbmod.add_db_argument(p)
-    p.add_argument("--game", metavar="ID", type=int, help="only this game (default: every stored game)")
+    p.add_argument("--game", metavar="ID",
+                   help="only this game, its id as `games list` prints it (default: every stored game)")
     p.add_argument("--plot", metavar="FILE.png",
                    help="also write a PNG: gap histogram and scores over a game")
     p.set_defaults(func=run)
@@ -240,7 +241,7 @@ def run(args):
                 try:
                     curve = score_curve(store.game_records(curve_game["id"]))
                 except ReplayMismatch as e:
-                    raise CliError("game %d does not replay, no score curve: %s" % (curve_game["id"], e), 1)
+                    raise CliError("game %s does not replay, no score curve: %s" % (curve_game["id"], e), 1)
             try:
                 plot(args.plot, stats, curve_game, curve)
             except OSError as e:
