@@ -150,7 +150,7 @@ def run(args):
             return 0
         text = export_csv(store, game) if args.format == "csv" else export_json(store, game)
     if args.output:
-        write_text(args.output, text, example="game%s.%s" % (game["id"].replace("@", "-"), args.format))
+        write_text(args.output, text, example="game%d.%s" % (game["start_seq"], args.format))
     else:
         sys.stdout.write(text)
     return 0
