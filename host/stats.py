@@ -167,7 +167,8 @@ def add_parser(subparsers):
     p = subparsers.add_parser("stats", help="statistics per player, optionally plotted",
                               description=__doc__.split("\n\n")[0])
     dbmod.add_db_argument(p)
-    p.add_argument("--game", metavar="ID", type=int, help="only this game (default: every stored game)")
+    p.add_argument("--game", metavar="ID",
+                   help="only this game, its id as `games list` prints it (default: every stored game)")
     p.add_argument("--plot", metavar="FILE", type=Path,
                    help="also draw the statistics: FILE.png, FILE.svg or FILE.pdf")
     p.add_argument("--include-unfinished", action="store_true",
@@ -186,13 +187,13 @@ def curve_of(store, game_ids, include_unfinished):
     if not drawn:
         unfinished = [g for g in games if not g["incomplete"]]
         why = "no finished game" if not unfinished else \
-            "game %d is not finished: --include-unfinished draws it" % unfinished[-1]["id"]
+            "game %s is not finished: --include-unfinished draws it" % unfinished[-1]["id"]
         return None, [], why
     game = drawn[-1]
     try:
         return game, score_curve(store.game_records(game["id"])), None
     except ReplayMismatch as e:
-        raise CliError("game %d does not replay, no score curve: %s" % (game["id"], e), 1)
+        raise CliError("game %s does not replay, no score curve: %s" % (game["id"], e), 1)
 
 
 def run(args):

@@ -141,7 +141,7 @@ def _plot_scores(ax, game, curve):
     ax.set_xlim(-0.3, max(1, len(curve) - 1) + 0.3)
     ax.set_ylim(-0.3, top + 0.3)
     state = "finished" if is_finished(game) else (game["reason"] or "open")
-    ax.set_title("scores over game %d (%s, %s)" % (game["id"], game["name"] or "?", state))
+    ax.set_title("scores over game %s (%s, %s)" % (game["id"], game["name"] or "?", state))
     ax.set_xlabel("action")
     ax.set_ylabel("score")
     _legend_outside(ax)

@@ -30,7 +30,15 @@ def store_path(tmp_path):
     return path
 
 
-def _figure(store_path, game_ids, include_unfinished=False):
+def _ids(store_path, numbers):
+    """The ids of the fixture's games 1, 2, 3 (in the order they were played)."""
+    with dbmod.open_db(store_path) as s:
+        ids = [g["id"] for g in s.games()]
+    return [ids[n - 1] for n in numbers]
+
+
+def _figure(store_path, numbers, include_unfinished=False):
+    game_ids = _ids(store_path, numbers)
     with dbmod.open_db(store_path) as s:
         stats = stats_mod.collect(s, game_ids)
         game, curve, why = stats_mod.curve_of(s, game_ids, include_unfinished)
@@ -104,22 +112,25 @@ def test_no_legend_covers_data_and_each_is_inside_the_picture(store_path, game_i
 
 
 def test_the_scores_come_from_the_latest_finished_game_unless_asked(store_path, capsys):
+    second, third = _ids(store_path, [2, 3])
     _, game = _figure(store_path, [1, 2, 3])
-    assert game["id"] == 2
+    assert game["id"] == second
     _, game = _figure(store_path, [1, 2, 3], include_unfinished=True)
-    assert game["id"] == 3 and not game["ended"]
+    assert game["id"] == third and not game["ended"]
     fig, game = _figure(store_path, [3])
     assert game is None and "--include-unfinished" in fig.axes[1].texts[0].get_text()
-    status = cli_main(["stats", "--db", str(store_path), "--game", "3", "--plot",
+    status = cli_main(["stats", "--db", str(store_path), "--game", third, "--plot",
                        str(store_path.parent / "open.png")])
-    assert status == 0 and "game 3 is not finished: --include-unfinished draws it" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert status == 0 and "game %s is not finished: --include-unfinished draws it" % third in out
 
 
 @pytest.mark.parametrize("name, magic", [("s.png", b"\x89PNG\r\n\x1a\n"), ("s.PNG", b"\x89PNG"),
                                          ("s.svg", b"<?xml"), ("s.pdf", b"%PDF")])
 def test_the_suffix_names_the_format(store_path, tmp_path, capsys, name, magic):
     target = tmp_path / name
-    assert cli_main(["stats", "--db", str(store_path), "--game", "2", "--plot", str(target)]) == 0
+    assert cli_main(["stats", "--db", str(store_path), "--game", _ids(store_path, [2])[0], "--plot",
+                     str(target)]) == 0
     assert target.read_bytes().startswith(magic) and "plot written to %s" % target in capsys.readouterr().out
     if name.endswith(".svg"):
         assert b"<svg" in target.read_bytes()[:600]
@@ -140,7 +151,7 @@ def test_another_suffix_is_refused_before_anything_is_done(store_path, tmp_path,
 
 def test_the_summary_names_each_players_games_wins_ties_and_gaps(store_path, capsys):
     with dbmod.open_db(store_path) as s:
-        stats = stats_mod.collect(s, [1, 2, 3])
+        stats = stats_mod.collect(s, [g["id"] for g in s.games()])
     assert cli_main(["stats", "--db", str(store_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["PLAYER", "GAMES", "WON", "FACE-OFFS", "WON", "TIES", "MEDIAN", "GAP",
