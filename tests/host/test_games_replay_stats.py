@@ -260,7 +260,7 @@ def test_stats_command_prints_ms_and_writes_a_png(store_path, tmp_path, capsys):
     with dbmod.open_db(store_path) as s:
         ana = stats_mod.collect(s, ["1@1"])["Ana"]
     line = next(ln for ln in out.splitlines() if ln.startswith("Ana "))
-    assert line.split()[1:3] == [str(ana.won), str(ana.ties)]
+    assert line.split()[3:5] == [str(ana.won), str(ana.ties)]  # after GAMES and WON
     assert "%.3f ms" % (ana.median_gap_us() / 1000.0) in line
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
