@@ -209,24 +209,35 @@ class Tui:
         self.out.write("\x1b[H" + body + "\x1b[K\x1b[J")
         self.out.flush()
 
-    def key(self, ch):
-        """Handle one key; False to quit."""
-        if ch in QUIT_KEYS:
-            return False
-        button = KEYS.get(ch.lower())
-        if button is None:
-            return True
-        if button not in self.held:
-            self.world.edge(button, True)
-        self.held[button] = time.monotonic() + RELEASE_S
-        return True
+    def keys(self, text):
+        """Handle the keys of one read; False to quit. Keys that arrive in one read were
+        pressed together: their buttons go down at the same microsecond (one edge message
+        each, in one write), so the arbiter sees them as pressed at once."""
+        pressed = []
+        due = time.monotonic() + RELEASE_S
+        going_on = True
+        for ch in text:
+            if ch in QUIT_KEYS:
+                going_on = False
+                break
+            button = KEYS.get(ch.lower())
+            if button is None:
+                continue
+            if button not in self.held and button not in pressed:
+                pressed.append(button)
+            self.held[button] = due
+        if pressed:
+            self.world.edges([(button, True) for button in pressed])
+        return going_on
 
     def release_due(self):
+        """Up edges of the keys whose release is due; keys pressed together let go together."""
         now = time.monotonic()
-        for button, due in list(self.held.items()):
-            if due <= now:
-                del self.held[button]
-                self.world.edge(button, False)
+        released = [button for button, due in self.held.items() if due <= now]
+        for button in released:
+            del self.held[button]
+        if released:
+            self.world.edges([(button, False) for button in released])
 
     def loop(self):
         sel = selectors.DefaultSelector()
@@ -244,9 +255,8 @@ class Tui:
                         data = os.read(self.fd_in, 64)
                         if not data:
                             return 0
-                        for ch in data.decode("latin-1"):
-                            if not self.key(ch):
-                                return 0
+                        if not self.keys(data.decode("latin-1")):
+                            return 0
                     else:
                         for msg in self.world.read():
                             self.view.apply(msg)
