@@ -57,10 +57,11 @@ MAX_HZ = 20000
 
 
 def clean(text, limit=80):
-    """Printable-ASCII copy of text for error messages (requests may carry any code points)."""
+    """Printable Latin-1 copy of text for error messages (requests may carry any code points;
+    a player's name may be Zo\xeb)."""
     out = []
     for c in str(text)[:limit]:
-        out.append(c if " " <= c <= "~" else "?")
+        out.append(c if " " <= c <= "~" or "\xa0" <= c <= "\xff" else "?")
     return "".join(out)
 
 
