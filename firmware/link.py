@@ -57,11 +57,10 @@ MAX_HZ = 20000
 
 
 def clean(text, limit=80):
-    """Printable Latin-1 copy of text for error messages (requests may carry any code points;
-    a player's name may be Zo\xeb)."""
+    """Printable-ASCII copy of text for error messages (requests may carry any code points)."""
     out = []
     for c in str(text)[:limit]:
-        out.append(c if " " <= c <= "~" or "\xa0" <= c <= "\xff" else "?")
+        out.append(c if " " <= c <= "~" else "?")
     return "".join(out)
 
 

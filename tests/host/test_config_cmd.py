@@ -97,9 +97,11 @@ BAD_FILES = [
     ("difficulty.toml", '[anastasia_solo]\ndifficulty = "brutal"\n',
      "anastasia_solo.difficulty: must be one of normal, easy, hard, got 'brutal'"),
     ("soloplayers.toml", "[anastasia_solo]\nplayers = 4\n", "anastasia_solo.players: must be 1..3"),
-    ("twice.toml", "".join('[[roster]]\nname = "%s"\ncolour = "#000000"\n' % n for n in ("Ana", "Ben", "Ana")),
+    ("twice.toml", "".join('[[roster]]\nname = "%s"\ncolour = "#000000"\n' % n
+                           for n in ("Ana", "Ben", "Ana")),
      "roster: players 1 and 3 are both named 'Ana': each player needs a name of their own"),
-    ("alike.json", '{"roster": [{"name": "Jos\\u00e9", "colour": [1, 2, 3]}, {"name": "jose", "colour": [1, 2, 3]}]}',
+    ("alike.json", '{"roster": [{"name": "Jos\\u00e9", "colour": [1, 2, 3]},'
+                   ' {"name": "jose", "colour": [1, 2, 3]}]}',
      "roster: players 1 and 2, named 'Jos\u00e9' and 'jose', read the same on the box's screen"),
     ("seat.toml", '[[roster]]\nname = "P2"\ncolour = "#000000"\n',
      "roster: player 1 is named 'P2', the name player 2 has by default"),
@@ -214,7 +216,8 @@ def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
         with DeviceClient(sim.port) as dev:
             assert dev.settings_get()["roster"] == names
             with pytest.raises(DeviceError) as e:
-                dev.request("settings_set", changes={"roster": names + [{"name": "zoe", "colour": [0, 0, 0]}]})
+                dev.request("settings_set",
+                            changes={"roster": names + [{"name": "zoe", "colour": [0, 0, 0]}]})
             assert e.value.code == "bad_arg" and "players 1 and 4" in e.value.msg
             assert "read the same on the box's screen" in e.value.msg
             assert dev.settings_get()["roster"] == names
