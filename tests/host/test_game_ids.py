@@ -63,7 +63,7 @@ def test_two_boxes_never_share_an_id_and_careless_ids_get_one_line(tmp_path, cap
     status, out, err = _run(capsys, "replay", "1", "--db", db)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert "game 1 is on more than one box" in err and "1@sim-aaaa0001" in err
-    for typed in ("1@bbbb0002", "1@e6614c311b7a5d2f-bbbb0002"):
+    for typed in ("1@bbbb0002", "1@e6614c311b7a5d2f-bbbb0002", " 1@BBBB0002 "):
         status, out, _ = _run(capsys, "replay", typed, "--db", db)
         assert status == 0 and out.startswith("game 1@bbbb0002: anomia_score, 4 players"), out
     for typed, says in (("P0", "'P0' is not a game id"), ("0", "'0' is not a game id"),
