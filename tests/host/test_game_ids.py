@@ -121,8 +121,8 @@ def test_status_numbers_the_players_of_every_mode():
     def status(mode_status):
         return format_status("/dev/pts/9", info, {"journal": {}, "status": {"mode_status": mode_status}})
 
-    text = status({"game": 5, "actions": 3, "over": False, "players": 4, "names": ["Zo\u00eb", "P2", "P3", "P4"],
-                   "scores": [0, 1, 0, 0], "frame": ["ask", 0], "setup": False})
+    text = status({"game": 5, "actions": 3, "over": False, "players": 4,
+                   "names": ["Zo\u00eb", "P2", "P3", "P4"], "scores": [0, 1, 0, 0], "frame": ["ask", 0]})
     assert "  game      5@0a1b2c3d, 3 actions\n" in text
     assert "  scores    P1 Zo\u00eb 0, P2 1, P3 0, P4 0\n" in text  # the name as it was written
     assert '"frame": "ask P1"' in text
