@@ -12,7 +12,8 @@ from engine.rng import Rng
 from firmware.context import Context, Input
 from firmware.journal import Journal
 from firmware.leds import Leds
-from firmware.session import REPLAY_CHUNK, Session
+from firmware.session import Session
+from firmware.session_restore import REPLAY_CHUNK
 from firmware.settings import Settings
 from firmware.sound import Sound
 from tests.shared.box_parts import Debounced, Strip, VirtualClock
