@@ -9,7 +9,8 @@ import json
 import engine.anastasia_ledger  # noqa: F401, I001 - loaded first, on an empty heap, as a box loads a mode's engine
 from engine import gamelog_read
 from engine.rng import Rng
-from firmware.context import Context, Input
+from firmware.app_parts import Input
+from firmware.context import Context
 from firmware.journal import Journal
 from firmware.leds import Leds
 from firmware.session import Session
