@@ -22,13 +22,8 @@ BACKENDS = {"rp2": "firmware.board_pico", "unix": "unixbox.board_sim"}
 def make_board(name, path=None, **overrides):
     from firmware import modes
 
-    before = modes.loaded()
-    try:
-        from firmware.board_profile import board_setup
-
-        profile, options = board_setup(name, path, overrides)
-    finally:
-        modes.unload(before)  # the profile's reading and checking code: not needed again
+    # the profile's reading and checking code is not needed again
+    profile, options = modes.call_once("firmware.board_profile", "board_setup", name, path, overrides)
     backend = __import__(BACKENDS[profile["backend"]], None, None, ["build"])
     return backend.build(profile, **options)
 

@@ -46,10 +46,4 @@ def automa_deck(v):
         return None
     from firmware import modes
 
-    before = modes.loaded()
-    try:
-        from firmware.deck_check import check
-
-        return check(v)
-    finally:
-        modes.unload(before)
+    return modes.call_once("firmware.deck_check", "check", v)

@@ -15,7 +15,7 @@ A flat file written before the namespaces existed is migrated on load and writte
 back: every value moves into its mode's namespace (LEGACY_KEYS), nothing is dropped.
 The namespace of a mode this firmware does not have is kept as it is.
 The checks, the merge and the migration live in firmware/settings_check.py, loaded for a
-file's load or a change and forgotten after: the box's heap holds them only then.
+file's load or a change and forgotten after (modes.call_once): the box's heap holds them only then.
 """
 
 import os
@@ -96,25 +96,14 @@ def _copy(v):
     return v
 
 
-def _checking(name, *args):
-    """settings_check.<name>(*args), the module loaded for the call and forgotten after."""
-    before = modes.loaded()
-    try:
-        from firmware import settings_check
-
-        return getattr(settings_check, name)(*args)
-    finally:
-        modes.unload(before)
-
-
 def migrate(values, loading=False):
     """See settings_check.migrate."""
-    return _checking("migrate", values, loading)
+    return modes.call_once("firmware.settings_check", "migrate", values, loading)
 
 
 def merge(values, changes):
     """See settings_check.merge."""
-    return _checking("merge", values, changes)
+    return modes.call_once("firmware.settings_check", "merge", values, changes)
 
 
 def bad_path(path):
@@ -140,7 +129,7 @@ class Settings:
         except OSError:
             return  # no file yet: defaults
         try:
-            values, moved = _checking("read", self.path, size)
+            values, moved = modes.call_once("firmware.settings_check", "read", self.path, size)
         except Exception as e:  # whatever is wrong with the file, the device must start
             self.load_error = "settings file rejected (%s), defaults in use, kept as %s" % (
                 e, bad_path(self.path))

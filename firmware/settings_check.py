@@ -1,6 +1,6 @@
 """The checks of the device settings (firmware/settings.py), their merge with changes and the
 migration of files older firmware wrote. Loaded only while a settings file is read or a
-change is made (settings._checking), then forgotten.
+change is made (modes.call_once), then forgotten.
 """
 
 import json

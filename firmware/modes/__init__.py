@@ -101,3 +101,14 @@ def unload(before):
         parent, _, child = name.rpartition(".")
         if parent in sys.modules and getattr(sys.modules[parent], child, None) is not None:
             delattr(sys.modules[parent], child)  # the package keeps its submodule otherwise
+
+
+def call_once(module, name, *args):
+    """module.name(*args), the module loaded for the call and forgotten after with whatever it
+    loaded: code a box needs now and then (a file's checks, a board's profile) holds no heap
+    in between."""
+    before = loaded()
+    try:
+        return getattr(__import__(module, None, None, [name]), name)(*args)
+    finally:
+        unload(before)
