@@ -12,6 +12,7 @@ COMMANDS = {
     "play": "host.play",
     "sim": "host.sim",
     "status": "host.status",
+    "doctor": "host.doctor",
     "flash": "host.flash",
     "sync": "host.sync",
     "config": "host.config_cmd",

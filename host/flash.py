@@ -49,6 +49,7 @@ from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, DeviceError, LinkError, PortError, mpy_info, open_port
 from host.sync import Progress
 from host.virtual_device import EXIT_RESTART
+from host.words import count
 
 MANIFEST = ".manifest.json"
 MANIFEST_VERSION = 1
@@ -585,8 +586,9 @@ def run(args):
     if args.dry_run:
         print("dry run: nothing written%s" % ("" if res["restarted"] else ", the box kept running"))
     else:
-        print("flashed %d files (%s), removed %d, %d unchanged in %.1f s"
-              % (res["copied"], _kb(res["bytes"]), res["removed"], res["unchanged"], res["seconds"]))
+        print("flashed %s (%s), removed %d, %d unchanged in %.1f s"
+              % (count(res["copied"], "file"), _kb(res["bytes"]), res["removed"], res["unchanged"],
+                 res["seconds"]))
     if res["hello"] and res["restarted"]:
         print("firmware %s answers on %s" % (res["hello"].get("firmware"), port))
     return 0

@@ -23,6 +23,7 @@ from host import paths
 from host.cli import CliError
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, DeviceError, LinkError
+from host.words import count
 
 # Records asked for per page. The device also caps a page by its reply size (about 4 KB,
 # some ten game records); asking for many more only costs its heap.
@@ -204,14 +205,14 @@ def run(args):
     rate = result.received / result.seconds if result.seconds > 0 else 0.0
     if result.gaps:
         missing = sum(b - a + 1 for a, b in result.gaps)
-        print("missing on %s: seqs %s (%d record%s) were pruned on the box before %s received them;"
+        print("missing on %s: seqs %s (%s) were pruned on the box before %s received them;"
               " kept as a gap, their games show as incomplete"
-              % (result.device_id, dbmod.seq_ranges_text(result.gaps), missing, "" if missing == 1 else "s",
-                 db_path))
+              % (result.device_id, dbmod.seq_ranges_text(result.gaps), count(missing, "record"), db_path))
     if result.added:
-        print("synced %d new records from %s in %.1f s (%.0f records/s); %d games in %s"
-              % (result.added, result.device_id, result.seconds, rate, games, db_path))
+        print("synced %s from %s in %.1f s (%.0f records/s); %s in %s"
+              % (count(result.added, "new record"), result.device_id, result.seconds, rate,
+                 count(games, "game"), db_path))
     else:
-        print("nothing new on %s (up to seq %d); %d games in %s"
-              % (result.device_id, result.cursor, games, db_path))
+        print("nothing new on %s (up to seq %d); %s in %s"
+              % (result.device_id, result.cursor, count(games, "game"), db_path))
     return 0

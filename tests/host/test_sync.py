@@ -489,3 +489,11 @@ def test_virtual_device_game_from_buttons_syncs_replays_and_counts(tmp_path, cap
     assert (p1.won, p1.ties, p1.gaps_us) == (1, 1, [])
     assert (p2.won, p2.ties, p2.gaps_us) == (1, 2, [50000])
     assert (p3.won, p3.ties) == (0, 1)
+
+
+def test_a_count_of_one_reads_in_the_singular(box, tmp_path, capsys):
+    start = game_records(7, players=3, faceoffs=1)[0]  # one record: a game just started
+    assert box.journal.append(start["kind"], start["data"], start["t"]) == 1
+    assert _sync(box.port, tmp_path / "games.sqlite3") == 0
+    out = capsys.readouterr().out
+    assert "synced 1 new record from box-1" in out and "; 1 game in" in out, out
