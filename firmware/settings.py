@@ -82,8 +82,7 @@ def defaults():
     for key in SCHEMA:
         out[key] = SCHEMA[key]()
     for entry in modes.AVAILABLE:
-        schema = entry.schema()
-        out[entry.name] = {k: _copy(schema[k][1]) for k in schema}
+        out[entry.name] = _copy(entry.defaults())
     return out
 
 
