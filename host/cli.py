@@ -31,6 +31,14 @@ class CliError(Exception):
         self.status = status
 
 
+class Interrupted(CliError):
+    """Ctrl-C in the middle of a command's work: one line says what was kept and how to go
+    on, exit status 130 (as a shell reports SIGINT)."""
+
+    def __init__(self, message):
+        CliError.__init__(self, message, 130)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         # One clear line, exit status 2 (argparse's own convention), no usage dump.
@@ -62,7 +70,7 @@ def main(argv=None):
     try:
         return args.func(args) or 0
     except CliError as e:
-        sys.stderr.write("tablemate: error: %s\n" % e)
+        sys.stderr.write("tablemate: %s%s\n" % ("" if isinstance(e, Interrupted) else "error: ", e))
         return e.status
     except KeyboardInterrupt:
         return 130

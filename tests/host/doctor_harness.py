@@ -13,7 +13,8 @@ import sys
 import threading
 import time
 
-from firmware.board import layout, load_profile
+from firmware.board import layout
+from firmware.board_profile import load_profile
 from tests.host.fuzz_frames import ROOT
 
 PRESS_S = 0.08  # how long the harness holds a button (the debounce is 10-30 ms)

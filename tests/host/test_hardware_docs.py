@@ -174,6 +174,32 @@ def test_the_pico_board_uses_the_pins_the_docs_show():
     }, "the firmware touches a pin the docs do not show"
 
 
+def test_the_macropad_board_uses_the_pins_pinmap_shows():
+    """The off-the-shelf build: each key the pin table names is that button on the board the
+    firmware builds, and the LED line, speaker and its amplifier's enable are where it says
+    (its SH1106 on SPI is checked under MicroPython: tests/shared/test_board.py)."""
+    doc = _doc()
+    hw = FakeHardware()
+    prof = load_profile("macropad", doc=doc)
+    prof["oled"]["enabled"] = False  # its frame buffer needs MicroPython's framebuf
+    board = board_pico.build(prof, hw=hw)
+    rows = {}
+    for r in pinmap.connections(doc, "macropad"):
+        rows.setdefault(r["role"], []).append(r)
+    buttons = rows["player"] + rows["control"]
+    assert [r["place"] for r in buttons] == ["KEY%d" % k for k in (1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 10)]
+    for r in buttons:
+        hw.press(r["gpio"], True)
+        assert board.read_mask() == 1 << r["bit"], r["label"]
+        hw.press(r["gpio"], False)
+    assert (hw.np.pin, hw.np.n) == (rows["led_data"][0]["gpio"], 12)
+    assert hw.pwm.pin == rows["piezo"][0]["gpio"]
+    assert hw.pins[rows["piezo_enable"][0]["gpio"]].out == 1
+    assert [r["place"] for r in rows["oled_cs"] + rows["oled_dc"] + rows["oled_reset"]] == [
+        "OLED_CS", "OLED_DC", "OLED_RESET"]
+    assert layout(prof)["leds"] == ["P%d" % p for p in range(1, 9)] + ["status", "", "", ""]
+
+
 def rp2box_pins(boards_json, profile):
     """What the emulated Pico's board model (rp2box/board.mjs) does with a profile, found by
     driving it around a stand-in chip (tests/host/rp2box_pins.mjs)."""
