@@ -73,6 +73,14 @@ def check_heapsize(text):
     return text
 
 
+def checked_image(image):
+    """The image path made absolute; a folder is refused before its lock file is made beside it."""
+    image = image.expanduser().resolve()
+    if image.is_dir():
+        raise CliError("--image %s is a folder: give the image file (e.g. %s)" % (image, image / "flash.img"))
+    return image
+
+
 # ---------------------------------------------------------------- front-ends
 
 
@@ -120,6 +128,10 @@ def run(args):
             or args.mode is not None or args.option:
         options = script_options(args)
         script = parse_script(args.script, args.players)
+    if script is None and not args.headless:
+        from host import tui
+
+        tui.need_terminal(sys.stdin)  # before the image is made or touched: this run could not use it
     exe = micropython_path()
     if args.board == "pico":
         return _run_pico(args, exe, script, options)
@@ -139,8 +151,7 @@ def _image(args, script, default, filename):
         with tempfile.TemporaryDirectory(prefix="tablemate-script-") as tmp:
             yield Path(tmp) / filename, True
         return
-    image = Path(args.image) if args.image else default
-    yield image.expanduser().resolve(), False
+    yield checked_image(Path(args.image) if args.image else default), False
 
 
 def _run_pico(args, exe, script, options):

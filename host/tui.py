@@ -18,6 +18,7 @@ import time
 import tty
 
 from host.cli import CliError
+from host.words import count
 
 RELEASE_S = 0.12
 KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "m": 8, "o": 9, "b": 10}
@@ -162,7 +163,7 @@ def render(view, width=120):
     lines.append("")
     lines.append("buzzer: " + ("%d Hz" % view.tone if view.tone else "silent"))
     lines.append("")
-    lines.append("events" + ("  (%d errors)" % view.errors if view.errors else ""))
+    lines.append("events" + ("  (%s)" % count(view.errors, "error") if view.errors else ""))
     for ev in view.events:
         lines.append("  " + json.dumps(ev, separators=(",", ":"))[: width - 4])
     for _ in range(EVENT_LINES - len(view.events)):
@@ -208,24 +209,35 @@ class Tui:
         self.out.write("\x1b[H" + body + "\x1b[K\x1b[J")
         self.out.flush()
 
-    def key(self, ch):
-        """Handle one key; False to quit."""
-        if ch in QUIT_KEYS:
-            return False
-        button = KEYS.get(ch.lower())
-        if button is None:
-            return True
-        if button not in self.held:
-            self.world.edge(button, True)
-        self.held[button] = time.monotonic() + RELEASE_S
-        return True
+    def keys(self, text):
+        """Handle the keys of one read; False to quit. Keys that arrive in one read were
+        pressed together: their buttons go down at the same microsecond (one edge message
+        each, in one write), so the arbiter sees them as pressed at once."""
+        pressed = []
+        due = time.monotonic() + RELEASE_S
+        going_on = True
+        for ch in text:
+            if ch in QUIT_KEYS:
+                going_on = False
+                break
+            button = KEYS.get(ch.lower())
+            if button is None:
+                continue
+            if button not in self.held and button not in pressed:
+                pressed.append(button)
+            self.held[button] = due
+        if pressed:
+            self.world.edges([(button, True) for button in pressed])
+        return going_on
 
     def release_due(self):
+        """Up edges of the keys whose release is due; keys pressed together let go together."""
         now = time.monotonic()
-        for button, due in list(self.held.items()):
-            if due <= now:
-                del self.held[button]
-                self.world.edge(button, False)
+        released = [button for button, due in self.held.items() if due <= now]
+        for button in released:
+            del self.held[button]
+        if released:
+            self.world.edges([(button, False) for button in released])
 
     def loop(self):
         sel = selectors.DefaultSelector()
@@ -243,9 +255,8 @@ class Tui:
                         data = os.read(self.fd_in, 64)
                         if not data:
                             return 0
-                        for ch in data.decode("latin-1"):
-                            if not self.key(ch):
-                                return 0
+                        if not self.keys(data.decode("latin-1")):
+                            return 0
                     else:
                         for msg in self.world.read():
                             self.view.apply(msg)
@@ -268,12 +279,21 @@ class Tui:
             sel.close()
 
 
+def need_terminal(stdin):
+    """CliError unless stdin (a file or a descriptor) is a terminal; returns its descriptor."""
+    try:
+        fd = stdin if isinstance(stdin, int) else stdin.fileno()
+        if os.isatty(fd):
+            return fd
+    except (AttributeError, ValueError, OSError):
+        pass  # no stdin at all, or a closed one
+    raise CliError("the terminal UI needs a terminal on stdin (use --headless for scripts)")
+
+
 def run(device, fd_in=None, out=None):
     """Run the terminal UI until q; the terminal is restored whatever happens."""
-    fd_in = sys.stdin.fileno() if fd_in is None else fd_in
+    fd_in = need_terminal(sys.stdin if fd_in is None else fd_in)
     out = sys.stdout if out is None else out
-    if not os.isatty(fd_in):
-        raise CliError("the terminal UI needs a terminal on stdin (use --headless for scripts)")
     saved = termios.tcgetattr(fd_in)
     out.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hidden cursor
     out.flush()
