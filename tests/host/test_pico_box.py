@@ -77,7 +77,7 @@ def test_sync_stores_the_boot_records(box, tmp_path):
     res = subprocess.run([str(BIN / "tablemate"), "sync", "--port", box.port, "--db", str(db)],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert "synced" in res.stdout and "new records" in res.stdout, res.stdout
+    assert "synced" in res.stdout and "new record" in res.stdout, res.stdout
 
 
 CAPTURE_SETUP = """
