@@ -13,6 +13,7 @@ COMMANDS = {
     "sim": "host.sim",
     "status": "host.status",
     "doctor": "host.doctor",
+    "bench": "host.bench_box",
     "flash": "host.flash",
     "sync": "host.sync",
     "config": "host.config_cmd",
