@@ -3,11 +3,11 @@ row, the head saying where the figures come from, and the box left as it was."""
 
 import os
 import re
-import time
 
 from host import bench_box
 from host.cli import main
 from host.serial_client import DeviceClient
+from tests.host.doctor_harness import switch_mode
 
 ROWS = ("serial round trip (hello)", "status op", "free heap after boot", "free / allocated heap now",
         "journal", "journal read", "file listing with SHA-256", "LED chain write", "OLED full frame")
@@ -40,18 +40,14 @@ def test_bench_prints_every_figure_of_the_virtual_box(sim_box, capsys):
 
 
 def test_bench_over_a_game_leaves_it_running(sim_box, capsys):
-    sim_box.world.send({"t": "mode", "name": "anomia", "options": {"players": 3}})
+    switch_mode(sim_box.port, "anomia", players=3)
     try:
-        deadline = time.monotonic() + 10
-        while journal_and_screen(sim_box.port)[1] != "anomia":  # the world channel is not the serial line
-            assert time.monotonic() < deadline, "the mode did not start"
-            time.sleep(0.05)
         assert main(["bench", "--port", sim_box.port, "--runs", "2"]) == 0
         out = capsys.readouterr().out
         assert re.search(r"\nLED chain / OLED frame +skipped +anomia is running: only measured from", out)
         assert journal_and_screen(sim_box.port)[1] == "anomia"
     finally:
-        sim_box.world.send({"t": "mode", "name": "menu"})
+        switch_mode(sim_box.port, "menu")
 
 
 def test_the_head_tells_silicon_from_a_virtual_board():

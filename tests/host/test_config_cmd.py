@@ -137,6 +137,16 @@ def test_invalid_files_name_the_key_and_send_nothing(tmp_path, capsys, name, tex
     assert message.split(":")[0] in err and str(path) in err and "port" not in err.split(str(path))[-1]
 
 
+def test_a_file_not_saved_as_utf8_names_the_line(tmp_path, capsys):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('[[roster]]\nname = "Ana"\ncolour = "#000000"\n\n[[roster]]\nname = "Zo\u00eb"\n'
+                     'colour = "#ffffff"\n'.encode("latin-1"))
+    status = cli_main(["config", "push", str(path), "--port", str(tmp_path / "no-such-port")])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert "latin1.toml: line 6 is not UTF-8 text (byte 0xeb): save the file as UTF-8" in err
+
+
 def test_missing_file(tmp_path, capsys):
     assert cli_main(["config", "push", str(tmp_path / "nope.toml")]) == 2
     assert "no such file" in capsys.readouterr().err

@@ -5,7 +5,7 @@ and the piezo the box really drove."""
 import pytest
 
 from host.serial_client import DeviceClient, DeviceError
-from tests.host.doctor_harness import Harness
+from tests.host.doctor_harness import Harness, switch_mode
 
 
 def app_status(device):
@@ -55,7 +55,7 @@ def test_doctor_names_a_button_that_never_came(sim_box):
 
 
 def test_doctor_will_not_run_over_a_game(sim_box):
-    sim_box.world.send({"t": "mode", "name": "anomia", "options": {"players": 3}})
+    switch_mode(sim_box.port, "anomia", players=3)
     try:
         h = Harness(sim_box.world)
         code, out, err = h.run(sim_box.port)
@@ -63,7 +63,7 @@ def test_doctor_will_not_run_over_a_game(sim_box):
             "anomia is running: back to the menu first\n"
         assert app_status(sim_box)["mode"] == "anomia"
     finally:
-        sim_box.world.send({"t": "mode", "name": "menu"})
+        switch_mode(sim_box.port, "menu")
 
 
 @pytest.mark.parametrize("args,message", [
