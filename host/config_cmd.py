@@ -105,6 +105,11 @@ def load_config(path):
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError("%s: no such file" % path)
+    except UnicodeDecodeError as e:
+        # e.g. a name with an accent saved in Latin-1 or Windows-1252
+        line = e.object[:e.start].count(b"\n") + 1
+        raise ConfigError("%s: line %d is not UTF-8 text (byte 0x%02x): save the file as UTF-8"
+                          % (path, line, e.object[e.start]))
     except (OSError, UnicodeError) as e:
         raise ConfigError("%s: cannot read: %s" % (path, e))
     data = parse_text(text, fmt, path)

@@ -606,6 +606,12 @@ def add_parser(subparsers):
     p.set_defaults(func=run)
 
 
+def summary(res):
+    """The line a flash ends with: what it copied and removed."""
+    return "flashed %s (%s), removed %d, %d unchanged in %.1f s" % (
+        count(res["copied"], "file"), _kb(res["bytes"]), res["removed"], res["unchanged"], res["seconds"])
+
+
 def run(args):
     if not args.wait > 0:
         raise CliError("--wait must be a number of seconds above 0, got %s" % args.wait)
@@ -614,9 +620,7 @@ def run(args):
     if args.dry_run:
         print("dry run: nothing written%s" % ("" if res["restarted"] else ", the box kept running"))
     else:
-        print("flashed %s (%s), removed %d, %d unchanged in %.1f s"
-              % (count(res["copied"], "file"), _kb(res["bytes"]), res["removed"], res["unchanged"],
-                 res["seconds"]))
+        print(summary(res))
     if res["hello"] and res["restarted"]:
         print("firmware %s answers on %s" % (res["hello"].get("firmware"), port))
     return 0

@@ -32,4 +32,5 @@ def parse(text):
 
 def on_box(device_id, box):
     """Whether BOX of a typed game id names this device: its tag or its whole device id."""
-    return box in (box_of(device_id), device_id)
+    box = box.lower()  # tags are lowercase hex; a person may type them otherwise
+    return box in (box_of(device_id).lower(), str(device_id).lower())

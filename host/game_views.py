@@ -42,7 +42,10 @@ class GameView:
     def detail(self, rec):
         d = rec["data"]
         if rec["kind"] == "game_end":
-            return "scores %s, %s" % (d.get("scores"), d.get("reason"))
+            scores = d.get("scores")
+            if isinstance(scores, list):
+                scores = ", ".join("%s %s" % (seat(i), v) for i, v in enumerate(scores))
+            return "scores %s; %s" % (scores, d.get("reason"))
         if "undo" in d:
             return "undo of action %s" % d.get("undo")
         return ""

@@ -197,6 +197,10 @@ def curve_of(store, game_ids, include_unfinished):
 
 
 def run(args):
+    from host.cli import CliError
+
+    if args.include_unfinished and not args.plot:
+        raise CliError("--include-unfinished chooses the game --plot draws: give --plot FILE.png too")
     fmt = stats_plot.plot_format(args.plot) if args.plot else None  # before any work
     with dbmod.open_from_args(args) as store:
         if args.game is not None:

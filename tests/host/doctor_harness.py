@@ -15,9 +15,17 @@ import time
 
 from firmware.board import layout
 from firmware.board_profile import load_profile
+from host.serial_client import DeviceClient
 from tests.host.fuzz_frames import ROOT
 
 PRESS_S = 0.08  # how long the harness holds a button (the debounce is 10-30 ms)
+
+
+def switch_mode(port, name, **options):
+    """Through the serial line, so the mode runs once this returns (the world channel is
+    another path, served in its own time)."""
+    with DeviceClient(port, timeout=5.0) as dev:
+        dev.request("mode", name=name, **({"options": options} if options else {}))
 
 
 def button_bits():

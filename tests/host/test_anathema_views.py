@@ -68,7 +68,7 @@ def test_games_list_and_show_read_hands_not_faceoffs(store_path, capsys):
     assert "P2 +1 point" in out and "P1 +1 sweep" in out and "sweeps entered" in out
     assert "hand scored: totals 8 2 2" in out and "hand scored: totals 21 12 2" in out
     status, out, _ = _run(capsys, "games", "show", second, "--db", store_path)
-    assert "undo of action" in out and "scores [0, 0, 11], ended" in out
+    assert "undo of action" in out and "scores P1 0, P2 0, P3 11; ended" in out
 
 
 def test_replay_checks_every_digest_of_both_games(store_path, capsys):

@@ -4,25 +4,8 @@ and the piezo the box really drove."""
 
 import pytest
 
-from host import virtual_device as vd
 from host.serial_client import DeviceClient, DeviceError
-from tests.host.doctor_harness import Harness
-
-
-@pytest.fixture(scope="module")
-def box(tmp_path_factory):
-    image = tmp_path_factory.mktemp("doctor") / "box.img"
-    exe = vd.micropython_path()
-    vd.prepare_image(exe, vd.DEFAULT_HEAPSIZE, image, True)
-    device = vd.VirtualDevice(exe, image)
-    device.start()
-    device.connect_world()
-    try:
-        with DeviceClient(device.port, timeout=5.0):
-            pass
-        yield device
-    finally:
-        device.stop()
+from tests.host.doctor_harness import Harness, switch_mode
 
 
 def app_status(device):
@@ -30,9 +13,9 @@ def app_status(device):
         return dev.status()["status"]
 
 
-def test_doctor_passes_a_working_box(box):
-    h = Harness(box.world)
-    code, out, err = h.run(box.port)
+def test_doctor_passes_a_working_box(sim_box):
+    h = Harness(sim_box.world)
+    code, out, err = h.run(sim_box.port)
     assert code == 0, out + err
     for name in ("P1", "P8", "mode", "ok", "back"):
         assert "press %s (and let go)\n" % name in out
@@ -40,7 +23,7 @@ def test_doctor_passes_a_working_box(box):
     assert "  leds     pass  9 LEDs x 3 colours\n" in out
     assert "  display  pass  test pattern 128x64\n" in out
     assert "  piezo    pass  880 Hz for 0.4 s\n" in out
-    st = app_status(box)
+    st = app_status(sim_box)
     assert "selftest" not in st and st["screen"] == "menu" and st["mode"] == "menu"
     # the outputs are the app's again: the menu on the screen, the status LED green
     h.pump(0.3)
@@ -48,14 +31,14 @@ def test_doctor_passes_a_working_box(box):
     assert h.led_frames[-1][8 * 6:] == "004000"
 
 
-def test_doctor_names_a_stuck_button_and_a_silent_piezo(box):
-    h = Harness(box.world)
-    box.world.edge(h.bits["P3"], True)  # held down before the test starts
+def test_doctor_names_a_stuck_button_and_a_silent_piezo(sim_box):
+    h = Harness(sim_box.world)
+    sim_box.world.edge(h.bits["P3"], True)  # held down before the test starts
     h.answers["beep"] = False  # the person heard nothing
     try:
-        code, out, err = h.run(box.port)
+        code, out, err = h.run(sim_box.port)
     finally:
-        box.world.edge(h.bits["P3"], False)
+        sim_box.world.edge(h.bits["P3"], False)
     assert code == 1, out + err
     assert "press P3" not in out
     assert "  buttons  FAIL  P3 stuck (down before the test)\n" in out
@@ -63,24 +46,24 @@ def test_doctor_names_a_stuck_button_and_a_silent_piezo(box):
     assert "  leds     pass" in out
 
 
-def test_doctor_names_a_button_that_never_came(box):
-    h = Harness(box.world)
+def test_doctor_names_a_button_that_never_came(sim_box):
+    h = Harness(sim_box.world)
     h.skip_press = {"ok"}
-    code, out, err = h.run(box.port, "--press-timeout", "1")
+    code, out, err = h.run(sim_box.port, "--press-timeout", "1")
     assert code == 1
     assert "  buttons  FAIL  ok: no press within 1 s\n" in out
 
 
-def test_doctor_will_not_run_over_a_game(box):
-    box.world.send({"t": "mode", "name": "anomia", "options": {"players": 3}})
+def test_doctor_will_not_run_over_a_game(sim_box):
+    switch_mode(sim_box.port, "anomia", players=3)
     try:
-        h = Harness(box.world)
-        code, out, err = h.run(box.port)
+        h = Harness(sim_box.world)
+        code, out, err = h.run(sim_box.port)
         assert code == 1 and err == "tablemate: error: the box cannot run its self-test now: " \
             "anomia is running: back to the menu first\n"
-        assert app_status(box)["mode"] == "anomia"
+        assert app_status(sim_box)["mode"] == "anomia"
     finally:
-        box.world.send({"t": "mode", "name": "menu"})
+        switch_mode(sim_box.port, "menu")
 
 
 @pytest.mark.parametrize("args,message", [
@@ -91,8 +74,8 @@ def test_doctor_will_not_run_over_a_game(box):
     ({"part": "buttons", "hz": 440}, "selftest buttons takes no argument 'hz'"),
     ({"part": "display", "led": 1}, "selftest display takes no argument 'led'"),
 ])
-def test_a_refused_selftest_changes_nothing(box, args, message):
-    with DeviceClient(box.port, timeout=5.0) as dev:
+def test_a_refused_selftest_changes_nothing(sim_box, args, message):
+    with DeviceClient(sim_box.port, timeout=5.0) as dev:
         with pytest.raises(DeviceError) as e:
             dev.request("selftest", **args)
         assert e.value.code == "bad_arg" and e.value.msg == message

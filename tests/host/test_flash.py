@@ -219,6 +219,7 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
         res = flashmod.flash(sim.port, out=lines.append, root=_changed_tree(tmp_path))
         assert (res["copied"], res["removed"]) == (1, 0)
         assert res["plan"].copy == ["engine/core.mpy"]
+        assert flashmod.summary(res).startswith("flashed 1 file (")  # not "1 files"
         assert res["unchanged"] == len(flashmod.target_files(backend="unix")) - 1
         assert res["restarted"] == "ended+restarted"
     from host import db as dbmod

@@ -63,7 +63,7 @@ def test_two_boxes_never_share_an_id_and_careless_ids_get_one_line(tmp_path, cap
     status, out, err = _run(capsys, "replay", "1", "--db", db)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert "game 1 is on more than one box" in err and "1@sim-aaaa0001" in err
-    for typed in ("1@bbbb0002", "1@e6614c311b7a5d2f-bbbb0002"):
+    for typed in ("1@bbbb0002", "1@e6614c311b7a5d2f-bbbb0002", " 1@BBBB0002 "):
         status, out, _ = _run(capsys, "replay", typed, "--db", db)
         assert status == 0 and out.startswith("game 1@bbbb0002: anomia_score, 4 players"), out
     for typed, says in (("P0", "'P0' is not a game id"), ("0", "'0' is not a game id"),
@@ -111,3 +111,21 @@ def test_games_list_columns_stay_aligned_whatever_the_status(tmp_path, capsys):
         if scores:
             assert line[at["SCORES"]:] == scores, out
     assert "a_mode_with_a_long_name" in lines[3]
+
+
+def test_status_numbers_the_players_of_every_mode():
+    from host.status import format_status
+
+    info = {"firmware": "0.1.0", "board": "sim", "proto": 1, "impl": "cpython", "device_id": "sim-0a1b2c3d"}
+
+    def status(mode_status):
+        return format_status("/dev/pts/9", info, {"journal": {}, "status": {"mode_status": mode_status}})
+
+    text = status({"game": 5, "actions": 3, "over": False, "players": 4,
+                   "names": ["Zo\u00eb", "P2", "P3", "P4"], "scores": [0, 1, 0, 0], "frame": ["ask", 0]})
+    assert "  game      5@0a1b2c3d, 3 actions\n" in text
+    assert "  scores    P1 Zo\u00eb 0, P2 1, P3 0, P4 0\n" in text  # the name as it was written
+    assert '"frame": "ask P1"' in text
+    text = status({"game": None, "actions": 0, "players": 3, "pick": [0, 2], "partners": False})
+    assert "  game      none recorded yet, 3 players" in text and '"pick": "P1 P3"' in text
+    assert '"pick": "P2+P4"' in status({"game": 9, "actions": 1, "players": 4, "pick": [1], "partners": True})

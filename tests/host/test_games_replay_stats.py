@@ -62,6 +62,7 @@ def test_games_list_and_show(store_path, capsys):
     assert status == 0
     assert out.startswith("game 32@1: anomia")
     assert "players  P1 Cleo, P2 Ana, P3 Zed" in out
+    assert "winners  P3 Zed" in out and "scores P1 3, P2 5, P3 7; ended" in out  # the game_end record
     assert out.count("\n") > 15  # one line per record
     status, _, err = _run(capsys, "games", "show", "9", "--db", str(store_path))
     assert status == 2 and "no game 9" in err

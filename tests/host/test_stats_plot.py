@@ -147,6 +147,9 @@ def test_another_suffix_is_refused_before_anything_is_done(store_path, tmp_path,
     assert out.err.count("\n") == 1 and words in out.err and ".png, .svg or .pdf" in out.err
     status = cli_main(["stats", "--db", str(store_path), "--plot", str(out_dir)])
     assert status == 1 and "--plot %s is a folder" % out_dir in capsys.readouterr().err
+    status = cli_main(["stats", "--db", str(store_path), "--include-unfinished"])
+    out = capsys.readouterr()
+    assert status == 2 and out.out == "" and "give --plot FILE.png too" in out.err
 
 
 def test_the_summary_names_each_players_games_wins_ties_and_gaps(store_path, capsys):
