@@ -15,6 +15,7 @@ from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS, EdgeRing
 from firmware.ticks import ticks_us
 
 CONTROL_BITS = {"mode": MODE_BIT, "ok": OK_BIT, "back": BACK_BIT}
+CAPTURE_METHODS = ("pio", "irq")
 # backend name -> module; unixbox/ exists only on a unix-port box (host/device_files.py)
 BACKENDS = {"rp2": "firmware.board_pico", "unix": "unixbox.board_sim"}
 

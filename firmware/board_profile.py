@@ -8,11 +8,10 @@ while it builds its board.
 import json
 
 from engine.core import copy_data
-from firmware.board import BACKENDS, CONTROL_BITS
+from firmware.board import BACKENDS, CAPTURE_METHODS, CONTROL_BITS
 from firmware.buttons import SEATS
 
 PIO_PINS = 8  # the PIO capture samples 8 consecutive pins in one instruction
-CAPTURE_METHODS = ("pio", "irq")
 COLOR_ORDERS = ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
 OLED_SIZES = ((128, 64), (128, 32))
 OLED_DRIVERS = ("ssd1306", "sh1106", "world")
