@@ -49,11 +49,12 @@ def test_a_whole_game_then_sync_and_stats(tmp_path):
         pushed = tablemate(tmp_path, "config", "push", "--port", port, str(config))
         assert pushed.returncode == 0, pushed.stderr
 
-        def shows(title, counts=None, leds=None):
-            """Wait for the OLED titled title (with these counts, these player LEDs lit)."""
+        def shows(title, counts=None, leds=None, keys=""):
+            """Wait for the OLED titled title (with these counts, these player LEDs lit, the
+            key line saying keys): its frame, the LEDs' and the hints travel apart."""
             def holds(s):
                 rows = oled(s)
-                return (bool(rows) and rows[0].strip() == title
+                return (bool(rows) and rows[0].strip() == title and keys in s
                         and (counts is None or scores(s) == counts)
                         and (leds is None or lit(s) == set(leds)))
             return tmux.wait_for(holds)
@@ -94,17 +95,16 @@ def test_a_whole_game_then_sync_and_stats(tmp_path):
         shows("SCORES", count)
 
         tmux.press("m")  # mode asks first; back declines, the game goes on
-        asked = shows("END GAME?")
-        assert "ok: end it" in oled(asked) and "o ok: yes" in asked
+        asked = shows("END GAME?", keys="o ok: yes   b back: no")
+        assert "ok: end it" in oled(asked)
         tmux.press("b")
         shows("SCORES", count)
         tmux.press("m")
         shows("END GAME?")
         tmux.press("o")  # confirmed: the winner named and starred, every count, only his LED lit
-        over = shows("GAME OVER", count, leds=("P2",))
+        over = shows("GAME OVER", count, leds=("P2",), keys="o ok: new")
         rows = oled(over)
         assert rows[1] == "won: Ben" and [r for r in rows if r.startswith("*")] == ["*Ben           2"]
-        assert "o ok: new" in over
 
         synced = tablemate(tmp_path, "sync", "--port", port, "--db", str(db))
         assert synced.returncode == 0, synced.stderr
