@@ -23,8 +23,8 @@ import time
 
 from firmware import modes
 from firmware import settings as settings_mod
+from firmware.app_parts import Clock, Input
 from firmware.buttons import BACK_BIT, MODE_BIT, N_INPUTS, OK_BIT, SEATS
-from firmware.context import Clock, Context, Input
 
 FIRMWARE_VERSION = "0.1.0"
 DATA_DIR = "data"
@@ -292,6 +292,8 @@ class App:
         now = time.ticks_ms()
         self._modules_before = modes.loaded()
         try:
+            from firmware.context import Context  # forgotten with the mode: the menu does not hold it
+
             ctx = Context(name, self.input, self.leds, self.display, self.sound, self.clock, self.journal,
                           self.settings, self.emit, DATA_DIR)
             mode = modes.load(name)(ctx, options or {})

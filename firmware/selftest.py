@@ -12,12 +12,11 @@ module only for a self-test and drops it after (no heap while a game runs). A se
 request touched for IDLE_END_MS ends by itself: a host that went away leaves a usable box.
 """
 
-import time
-
 from firmware.board import button_name
 from firmware.buttons import SEATS
 from firmware.link import SELFTEST_COLOURS
 from firmware.sound import MAX_DUTY
+from firmware.ticks import ticks_diff
 
 IDLE_END_MS = 60000
 CELL = 8  # the checkerboard's squares, in pixels
@@ -131,7 +130,7 @@ class SelfTest:
 
     def tick(self, now_ms):
         """From the app's LED task. True when the app's LEDs should tick (they are its own)."""
-        if time.ticks_diff(now_ms, self.last_ms) >= IDLE_END_MS:
+        if ticks_diff(now_ms, self.last_ms) >= IDLE_END_MS:
             self.app.end_selftest()
             return True
         if self._redraw and self.part == "buttons":

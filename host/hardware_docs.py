@@ -11,7 +11,8 @@ lines; the rest of each file is written by hand and left alone.
 import sys
 from pathlib import Path
 
-from firmware.board import layout, load_document, validate
+from firmware.board import layout
+from firmware.board_profile import load_document, validate
 from host import bom, pinmap, wiring_svg
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,8 @@ import sys
 import threading
 import time
 
-from firmware.board import layout, load_profile
+from firmware.board import layout
+from firmware.board_profile import load_profile
 from host.serial_client import DeviceClient
 from tests.host.fuzz_frames import ROOT
 

@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from firmware import board_pico
-from firmware.board import layout, load_document, load_profile, make_board, validate
+from firmware.board import layout, make_board
+from firmware.board_profile import load_document, load_profile, validate
 from host import bom, hardware_docs, pinmap, wiring_svg
 from tests.shared.test_board import FakeHardware
 
