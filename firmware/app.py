@@ -92,32 +92,6 @@ def board_overrides(config):
     return {"capture": capture}
 
 
-class WatchedSettings:
-    """firmware.settings.Settings with a hook after each successful update (the serial link
-    changes settings; the app re-applies brightness, colours, sound and debounce)."""
-
-    def __init__(self, settings, on_change):
-        self._settings = settings
-        self._on_change = on_change
-
-    @property
-    def load_error(self):
-        return self._settings.load_error
-
-    def get(self, key):
-        return self._settings.get(key)
-
-    def all(self):
-        return self._settings.all()
-
-    def validate(self, changes):
-        return self._settings.validate(changes)
-
-    def update(self, changes):
-        self._settings.update(changes)
-        self._on_change(changes)
-
-
 class App:
     def __init__(self, board_name=None, board=None):
         from firmware.board import make_board
@@ -138,7 +112,8 @@ class App:
         self.journal = Journal(JOURNAL_DIR)
         # Who the host files these records under: this board and this journal's life.
         self.device_id = "%s-%s" % (self.board.uid() or self.board_name, self.journal.id)
-        self.settings = WatchedSettings(Settings(SETTINGS_PATH), self.apply_settings)
+        # the serial link changes settings; the app then re-applies brightness, colours, sound, debounce
+        self.settings = Settings(SETTINGS_PATH, on_change=self.apply_settings)
         self.leds = self.board.make_leds(self.settings.get("brightness"))
         self.display = self.board.make_display()
         self.sound = self.board.make_sound(enabled=self.settings.get("sound"))

@@ -112,8 +112,10 @@ def bad_path(path):
 
 
 class Settings:
-    def __init__(self, path):
+    def __init__(self, path, on_change=None):
+        """on_change(changes): called after each successful update."""
         self.path = path
+        self._on_change = on_change
         self.load_error = None
         self._values = defaults()
         self._load()
@@ -162,3 +164,5 @@ class Settings:
         values = merge(self._values, changes)
         replace_file(self.path, canonical_json(values))
         self._values = values
+        if self._on_change is not None:
+            self._on_change(changes)
