@@ -130,7 +130,6 @@ class App:
         self.mode_error = None  # why the last mode failed to start, for the status op
         self.storage_error = None  # why the boot record was not stored, for the status op
         self.screen = SCREEN_MENU
-        self.menu = [(entry.name, entry.title) for entry in modes.AVAILABLE] + [(ABOUT, "About")]
         self.menu_index = 0
         self._dirty = True
         self._drawn_ms = 0
@@ -363,11 +362,12 @@ class App:
             return
         if bit == MODE_BIT:
             if self.screen == SCREEN_MENU:
-                self.menu_index = (self.menu_index + 1) % len(self.menu)
+                self.menu_index = (self.menu_index + 1) % (len(modes.AVAILABLE) + 1)  # the modes, About
             self.screen = SCREEN_MENU
             self._dirty = True
         elif bit == OK_BIT and self.screen == SCREEN_MENU:
-            key = self.menu[self.menu_index][0]
+            i = self.menu_index
+            key = modes.AVAILABLE[i].name if i < len(modes.AVAILABLE) else ABOUT
             if key == ABOUT:
                 self.screen = SCREEN_ABOUT
                 self._dirty = True
@@ -431,7 +431,8 @@ class App:
                 lines.append("settings: reset")
             display.text(lines, title="ABOUT")
         else:
-            display.menu([item[1] for item in self.menu], self.menu_index, title="tablemate")
+            titles = [entry.title for entry in modes.AVAILABLE] + ["About"]
+            display.menu(titles, self.menu_index, title="tablemate")
 
     # ---- the world channel (sim)
 

@@ -82,8 +82,10 @@ def defaults():
     out = {}
     for key in SCHEMA:
         out[key] = SCHEMA[key]()
-    for entry in modes.AVAILABLE:
-        out[entry.name] = _copy(entry.defaults())
+    for entry in modes.AVAILABLE:  # each mode's namespace: its players and its own settings
+        ns = out[entry.name] = {"players": entry.default_players}
+        for key in entry.settings:
+            ns[key] = _copy(entry.settings[key][1])
     return out
 
 
