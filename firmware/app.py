@@ -146,6 +146,8 @@ class App:
         self._test_lingering = 0
         self._lit = -1  # mask the LEDs show in the button test (-1: not drawn yet)
         self._hints = None  # what the menu's hint row says (a mode keeps its own)
+        self.selftest = None  # a host's self-test (firmware/selftest.py), while one runs
+        self._before_selftest = None  # modules loaded before it (dropped with it)
         self._snap = [0, 0]
         self._event = [0, 0, 0]
         self._syncs = []
@@ -189,6 +191,8 @@ class App:
             "event_overflows": deb.overflows,
             "time_set": self.clock.is_set(),
         }
+        if self.selftest is not None:
+            st["selftest"] = self.selftest.part
         if self.mode_error:
             st["mode_error"] = self.mode_error
         if self.storage_error:
@@ -219,6 +223,39 @@ class App:
         return {"n": session.n, "over": session.over, "scores": session.state.scores(),
                 "digest": session.state.digest()}
 
+    def run_selftest(self, part, args):
+        """The selftest op (firmware/selftest.py): only from the menu, never over a game."""
+        from firmware.protocol import BUSY, OpError
+
+        if self.mode is not None:
+            raise OpError(BUSY, "%s is running: back to the menu first" % self.mode_name)
+        if self.selftest is None:
+            if part == "end":
+                return {}
+            self._before_selftest = modes.loaded()
+            from firmware.selftest import SelfTest
+
+            self.selftest = SelfTest(self, time.ticks_ms())
+        started = self.selftest.part is None
+        try:
+            fields = self.selftest.run(part, args, time.ticks_ms())
+        except ValueError:
+            if started:  # refused before it began: nothing changed
+                self.selftest = None
+                modes.unload(self._before_selftest)
+            raise
+        fields["part"] = part
+        return fields
+
+    def end_selftest(self):
+        st = self.selftest
+        if st is None:
+            return
+        self.selftest = None
+        st.restore()
+        modes.unload(self._before_selftest)
+        self._show_menu(time.ticks_ms())
+
     def switch_mode(self, name, options=None):
         """Leave the current mode and start `name` ("menu" = back to the menu) with options
         (overrides of the mode's settings for the game it starts). ValueError if unknown or
@@ -232,6 +269,7 @@ class App:
             return
         if modes.find(name) is None:
             modes.load(name)  # raises the ValueError that lists the available modes
+        self.end_selftest()
         self.leave_mode()
         now = time.ticks_ms()
         self._modules_before = modes.loaded()
@@ -315,6 +353,9 @@ class App:
 
     def on_button(self, bit, down, tick_us):
         """One debounced edge (bit as in firmware.board, tick_us its capture time)."""
+        if self.selftest is not None:
+            self.selftest.on_button(bit, down)
+            return
         mode = self.mode
         if mode is not None:
             if not mode.on_button(bit, down, tick_us) and down and bit == BACK_BIT:
@@ -520,7 +561,9 @@ class App:
         import asyncio
 
         while True:
-            self.leds.tick(time.ticks_ms())
+            now = time.ticks_ms()
+            if self.selftest is None or self.selftest.tick(now):
+                self.leds.tick(now)
             await asyncio.sleep_ms(LED_PERIOD_MS)
 
     async def _sound_task(self):
@@ -534,7 +577,7 @@ class App:
         import asyncio
 
         while True:
-            if self.mode is None:
+            if self.mode is None and self.selftest is None:
                 now = time.ticks_ms()
                 if self._dirty or (self.screen == SCREEN_ABOUT
                                    and time.ticks_diff(now, self._drawn_ms) >= ABOUT_REFRESH_MS):

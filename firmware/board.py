@@ -21,6 +21,11 @@ CONTROL_BITS = {"mode": MODE_BIT, "ok": OK_BIT, "back": BACK_BIT}
 CAPTURE_METHODS = ("pio", "irq")
 COLOR_ORDERS = ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
 OLED_SIZES = ((128, 64), (128, 32))
+OLED_DRIVERS = ("ssd1306", "sh1106", "world")
+OLED_BUSES = ("i2c", "spi")
+OLED_BUS_LINES = {"i2c": ("sda", "scl"), "spi": ("sck", "mosi")}  # each checked against the bus's table
+SPI_CONTROL_LINES = ("cs", "dc", "reset")  # plain outputs, any GPIO
+MAX_COLUMN_OFFSET = 4  # an SH1106 has 132 columns of RAM for a 128-pixel panel
 # backend name -> module; unixbox/ exists only on a unix-port box (host/device_files.py)
 BACKENDS = {"rp2": "firmware.board_pico", "unix": "unixbox.board_sim"}
 SECTIONS = ("players", "controls", "leds", "oled", "piezo")
@@ -150,6 +155,10 @@ def validate(doc, name):
         size = (oled.get("width", 128), oled.get("height", 64))
         if size not in OLED_SIZES:
             _fail(name, "oled size must be 128x64 or 128x32, got %rx%r" % size)
+        if oled.get("driver", "ssd1306") not in OLED_DRIVERS:
+            _fail(name, "oled.driver must be one of %s, got %r"
+                  % ("/".join(OLED_DRIVERS), oled.get("driver")))
+        _int(name, "oled.column_offset", oled.get("column_offset", 0), 0, MAX_COLUMN_OFFSET)
     if "address" in oled:
         oled["address"] = _address(name, oled["address"])
     prof["oled"] = oled
@@ -202,18 +211,26 @@ def _check_pins(name, prof, header, n, names):
     take("leds.pin", prof["leds"].get("pin"))
     oled = prof["oled"]
     if oled["enabled"]:
-        bus = (header.get("i2c") or {}).get(str(oled.get("i2c")))
+        kind = oled.get("bus", "i2c")
+        if kind not in OLED_BUSES:
+            _fail(name, "oled.bus must be one of %s, got %r" % ("/".join(OLED_BUSES), kind))
+        bus = (header.get(kind) or {}).get(str(oled.get(kind)))
         if bus is None:
-            _fail(name, "oled.i2c %r is not an I2C bus of this board" % (oled.get("i2c"),))
-        for role in ("sda", "scl"):
+            _fail(name, "oled.%s %r is not an %s bus of this board" % (kind, oled.get(kind), kind.upper()))
+        for role in OLED_BUS_LINES[kind]:
             take("oled.%s" % role, oled.get(role))
             if oled[role] not in bus[role]:
-                why = "oled.%s GP%d cannot be %s of I2C%s" % (role, oled[role], role.upper(), oled["i2c"])
-                _fail(name, why)
-        if "address" not in oled:
+                _fail(name, "oled.%s GP%d cannot be %s of %s%s"
+                      % (role, oled[role], role.upper(), kind.upper(), oled[kind]))
+        if kind == "i2c" and "address" not in oled:
             _fail(name, "oled.address is missing")
+        if kind == "spi":
+            for role in SPI_CONTROL_LINES:
+                take("oled.%s" % role, oled.get(role))
     if prof["piezo"]["enabled"]:
         take("piezo.pin", prof["piezo"].get("pin"))
+        if "enable_pin" in prof["piezo"]:  # an amplifier switched on by a pin (the MacroPad's)
+            take("piezo.enable_pin", prof["piezo"]["enable_pin"])
 
 
 def apply_overrides(profile, overrides):

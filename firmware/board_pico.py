@@ -1,5 +1,6 @@
-"""The Pico board (RP2040 / RP2350) built from the "pico" profile of hardware/boards.json:
-button capture, the NeoPixel chain, the I2C OLED and the PWM piezo.
+"""The rp2 boards (RP2040 / RP2350) built from a profile of hardware/boards.json ("pico",
+"macropad"): button capture, the NeoPixel chain, the OLED (SSD1306 on I2C, or SH1106 on
+SPI) and the PWM piezo (with its amplifier's enable pin where it has one).
 
 Capture fills the board's EdgeRing with snapshots (mask of buttons down, 30-bit us tick):
 - capture "pio": the player buttons through firmware.pio_capture.PioCapture (one PIO
@@ -33,6 +34,7 @@ class PicoHardware:
 
         self.Pin = machine.Pin
         self.I2C = machine.I2C
+        self.SPI = machine.SPI
         self.PWM = machine.PWM
         self.NeoPixel = neopixel.NeoPixel
         self.ticks_us = ticks_us
@@ -61,7 +63,9 @@ class PicoBoard(Board):
 
         oled = None
         o = profile["oled"]
-        if o["enabled"]:
+        if o["enabled"] and o.get("bus", "i2c") == "spi":
+            oled = spi_oled(hw, o)
+        elif o["enabled"]:
             i2c = hw.I2C(o["i2c"], sda=Pin(o["sda"]), scl=Pin(o["scl"]), freq=o.get("freq", 400000))
             if o["address"] in i2c.scan():
                 oled = SSD1306(i2c, o["address"], o.get("width", 128), o.get("height", 64))
@@ -69,8 +73,11 @@ class PicoBoard(Board):
                 self.missing.append("oled")  # optional: the box runs without it
 
         buzzer = None
-        if profile["piezo"]["enabled"]:
-            buzzer = PwmBuzzer(hw.PWM(Pin(profile["piezo"]["pin"])))
+        piezo = profile["piezo"]
+        if piezo["enabled"]:
+            if "enable_pin" in piezo:  # an amplifier in front of the speaker: on for good
+                self.speaker_enable = Pin(piezo["enable_pin"], Pin.OUT, value=1)
+            buzzer = PwmBuzzer(hw.PWM(Pin(piezo["pin"])))
 
         Board.__init__(self, profile, pixels, oled, buzzer, ring)
 
@@ -118,6 +125,19 @@ class PicoBoard(Board):
         if self.pio is not None:
             self.pio.stop()
         self.capturing = False
+
+
+def spi_oled(hw, o):
+    """An SH1106 on SPI (the MacroPad's panel). SPI has no acknowledge, so nothing can tell
+    whether the panel is there: it is always taken as present."""
+    from firmware.sh1106 import SH1106
+
+    Pin = hw.Pin
+    spi = hw.SPI(o["spi"], baudrate=o.get("baudrate", 10000000), sck=Pin(o["sck"]), mosi=Pin(o["mosi"]))
+    cs = Pin(o["cs"], Pin.OUT, value=1)
+    dc = Pin(o["dc"], Pin.OUT, value=0)
+    reset = Pin(o["reset"], Pin.OUT, value=1)
+    return SH1106(spi, dc, cs, reset, o.get("width", 128), o.get("height", 64), o.get("column_offset", 0))
 
 
 def build(profile, hw=None, ring=None):

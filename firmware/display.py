@@ -14,7 +14,9 @@ try:
 except ImportError:  # CPython with a drawing fake: big text falls back to normal text
     framebuf = None
 
-CELL = 8  # the framebuf font is 8x8 pixels
+from firmware.screen_text import screen_text
+
+CELL = 8  # the framebuf font is 8x8 pixels (printable ASCII: other letters via screen_text)
 BIG = 2  # scale of the winner line
 
 
@@ -70,8 +72,7 @@ class Display:
             show()
 
     def _clip(self, text):
-        text = str(text)
-        return text[: self.cols]
+        return screen_text(str(text))[: self.cols]
 
     def _put(self, row, text, col=0, inverted=False):
         """Text at a cell position; an inverted row is a lit bar with dark letters."""
@@ -88,7 +89,7 @@ class Display:
         self._lines[row] = line.rstrip()
 
     def _centred(self, text, width):
-        text = str(text)[:width]
+        text = screen_text(str(text))[:width]
         return " " * ((width - len(text)) // 2) + text
 
     def _title(self, title):
@@ -96,7 +97,7 @@ class Display:
 
     def _big(self, row, text):
         """Text at twice the size across rows row and row+1; too long for that -> normal size."""
-        text = str(text)
+        text = screen_text(str(text))
         big_cols = self.cols // BIG
         if len(text) > big_cols or framebuf is None:
             self._put(row, self._centred(text, self.cols))
@@ -171,7 +172,7 @@ class Display:
         name, score = entry
         score = str(score)
         room = width - len(score) - 1
-        name = str(name)[: max(room, 0)]
+        name = screen_text(str(name))[: max(room, 0)]
         return name + " " * (width - len(name) - len(score)) + score
 
     def menu(self, items, selected, title="MENU"):

@@ -47,7 +47,13 @@ OPS = {
     "act": ("action",),
     "files": ("after",),
     "manifest": ("offset",),
+    "selftest": ("part", "led", "colour", "hz"),
 }
+# selftest: its parts, the arguments each takes, the colours an LED is tested in
+SELFTEST_ARGS = {"buttons": (), "leds": ("led", "colour"), "display": (), "sound": ("hz",), "end": ()}
+SELFTEST_COLOURS = ("red", "green", "blue", "white", "off")
+MIN_HZ = 50  # a PWM slice at 125 MHz goes no slower than about 8 Hz; a piezo says little below this
+MAX_HZ = 20000
 
 
 def clean(text, limit=80):
@@ -326,6 +332,30 @@ class Link:
         # may be fragmented, and JSON escapes may double it
         text, size = files.manifest_chunk(offset, MANIFEST_PIECE)
         return {"text": text, "size": size}
+
+
+    def op_selftest(self, req):
+        part = str_arg(req, "part", MAX_NAME)
+        takes = SELFTEST_ARGS.get(part)
+        if takes is None:
+            raise P.OpError(P.BAD_ARG, "'part' must be one of buttons, leds, display, sound, end")
+        for key in OPS["selftest"][1:]:
+            if key in req and key not in takes:
+                raise P.OpError(P.BAD_ARG, "selftest %s takes no argument '%s'" % (part, key))
+        args = {}
+        if part == "leds":
+            args["led"] = int_arg(req, "led", 0, 255, None)
+            args["colour"] = str_arg(req, "colour", MAX_NAME)
+            if args["colour"] not in SELFTEST_COLOURS:
+                raise P.OpError(P.BAD_ARG, "'colour' must be one of %s" % ", ".join(SELFTEST_COLOURS))
+        elif part == "sound":
+            args["hz"] = int_arg(req, "hz", 0, MAX_HZ)
+            if 0 < args["hz"] < MIN_HZ:
+                raise P.OpError(P.BAD_ARG, "'hz' must be 0 (silence) or %d..%d" % (MIN_HZ, MAX_HZ))
+        try:
+            return self.ctx.run_selftest(part, args)
+        except ValueError as e:
+            raise P.OpError(P.BAD_ARG, clean(e, 120))
 
 
 def _cwd():

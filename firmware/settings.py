@@ -24,6 +24,7 @@ from firmware.buttons import SEATS
 from firmware.checks import boolean, int_range
 from firmware.journal import TMP_SUFFIX, replace_file
 from firmware.record import canonical_json
+from firmware.screen_text import screen_text
 
 MAX_FILE = 4096  # bytes; a real settings file is well under 1 KB
 
@@ -77,10 +78,34 @@ def _check_name(name):
     if not isinstance(name, str) or not (1 <= len(name) <= NAME_MAX):
         return "name must be a str of 1..%d chars, got %r" % (NAME_MAX, name)
     for c in name:
-        if not (" " <= c <= "~"):
-            return "name must be printable ASCII, got %r" % (name,)
+        # Latin-1: the screen shows its letters as their ASCII base (firmware/screen_text.py)
+        if not (" " <= c <= "~" or "\xa0" <= c <= "\xff"):
+            return "name must be letters, digits and signs of Latin-1 (as in Zo\xeb or Jos\xe9), got %r" \
+                % (name,)
     if not name.strip():
         return "name must not be blank"
+    return None
+
+
+def _check_distinct(roster):
+    """Every seat's name its own, as people say it and as the screen shows it (a seat beyond
+    the roster is P<n>): two players called alike would make every result ambiguous."""
+    names = seat_names(roster, ROSTER_MAX)
+    seen = {}
+    for i in range(len(names)):
+        key = screen_text(names[i]).strip().lower()
+        j = seen.get(key)
+        if j is None:
+            seen[key] = i
+            continue
+        if i >= len(roster):  # i's name is its default: P<i+1>
+            return "player %d is named %r, the name player %d has by default: each player needs a name" \
+                " of their own" % (j + 1, names[j], i + 1)
+        if names[i] == names[j]:
+            return "players %d and %d are both named %r: each player needs a name of their own" % (
+                j + 1, i + 1, names[i])
+        return "players %d and %d, named %r and %r, read the same on the box's screen: each player" \
+            " needs a name of their own" % (j + 1, i + 1, names[j], names[i])
     return None
 
 
@@ -220,6 +245,10 @@ def merge(values, changes):
         else:
             raise SettingsError(key, "unknown setting")
     check(out, changed)
+    if "roster" in changed:  # a change only: a file an older firmware wrote still loads
+        why = _check_distinct(out["roster"])
+        if why:
+            raise SettingsError("roster", why)
     return out
 
 

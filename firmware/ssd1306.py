@@ -69,25 +69,13 @@ def init_sequence(width=128, height=64, external_vcc=False):
     )  # fmt: skip
 
 
-class Ssd1306Link:
-    """Commands and frame data to one controller on an I2C bus (machine.I2C or a fake)."""
+class PanelCommands:
+    """What the SSD1306 and the SH1106 (firmware/sh1106.py) share: contrast, power and invert
+    have the same codes on both. A subclass supplies commands(seq), its way onto the bus."""
 
-    def __init__(self, i2c, address=DEFAULT_ADDRESS, width=128, height=64, external_vcc=False):
-        self.i2c = i2c
-        self.address = address
-        self.width = width
-        self.height = height
-        self.external_vcc = external_vcc
-        # Preallocated transfers: show() runs often and should not churn the heap.
-        self._window = bytearray((COLUMN_RANGE, 0, width - 1, PAGE_RANGE, 0, height // 8 - 1))
-        self._one = bytearray(1)
+    def __init__(self):
+        self._one = bytearray(1)  # preallocated: no heap churn per command
         self._two = bytearray(2)
-        self._cmd_vec = [CONTROL_COMMANDS, None]
-        self._data_vec = [CONTROL_DATA, None]
-
-    def commands(self, seq):
-        self._cmd_vec[1] = seq
-        self.i2c.writevto(self.address, self._cmd_vec)
 
     def command(self, cmd):
         self._one[0] = cmd
@@ -97,9 +85,6 @@ class Ssd1306Link:
         self._two[0] = cmd
         self._two[1] = arg
         self.commands(self._two)
-
-    def init_display(self):
-        self.commands(init_sequence(self.width, self.height, self.external_vcc))
 
     def contrast(self, level):
         if not 0 <= level <= 255:
@@ -111,6 +96,29 @@ class Ssd1306Link:
 
     def invert(self, on):
         self.command(NORMAL_DISPLAY | (1 if on else 0))
+
+
+class Ssd1306Link(PanelCommands):
+    """Commands and frame data to one controller on an I2C bus (machine.I2C or a fake)."""
+
+    def __init__(self, i2c, address=DEFAULT_ADDRESS, width=128, height=64, external_vcc=False):
+        PanelCommands.__init__(self)
+        self.i2c = i2c
+        self.address = address
+        self.width = width
+        self.height = height
+        self.external_vcc = external_vcc
+        # Preallocated transfers: show() runs often and should not churn the heap.
+        self._window = bytearray((COLUMN_RANGE, 0, width - 1, PAGE_RANGE, 0, height // 8 - 1))
+        self._cmd_vec = [CONTROL_COMMANDS, None]
+        self._data_vec = [CONTROL_DATA, None]
+
+    def commands(self, seq):
+        self._cmd_vec[1] = seq
+        self.i2c.writevto(self.address, self._cmd_vec)
+
+    def init_display(self):
+        self.commands(init_sequence(self.width, self.height, self.external_vcc))
 
     def write_frame(self, buf):
         """The whole frame: set the column/page window, then one data stream of buf."""
@@ -143,15 +151,8 @@ class OledBase(_FrameBuffer):
         pass
 
 
-class SSD1306(OledBase):
-    """The real panel: initialised on construction, show() copies the buffer over I2C."""
-
-    def __init__(self, i2c, address=DEFAULT_ADDRESS, width=128, height=64, external_vcc=False):
-        super().__init__(width, height)
-        self.link = Ssd1306Link(i2c, address, width, height, external_vcc)
-        self.link.init_display()
-        self.fill(0)
-        self.show()
+class PanelOled(OledBase):
+    """A real panel behind self.link (an Ssd1306Link, an Sh1106Link): show() sends the buffer."""
 
     def show(self):
         self.link.write_frame(self.buffer)
@@ -164,3 +165,14 @@ class SSD1306(OledBase):
 
     def invert(self, on):
         self.link.invert(on)
+
+
+class SSD1306(PanelOled):
+    """The real panel: initialised on construction, show() copies the buffer over I2C."""
+
+    def __init__(self, i2c, address=DEFAULT_ADDRESS, width=128, height=64, external_vcc=False):
+        super().__init__(width, height)
+        self.link = Ssd1306Link(i2c, address, width, height, external_vcc)
+        self.link.init_display()
+        self.fill(0)
+        self.show()

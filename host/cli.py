@@ -12,6 +12,8 @@ COMMANDS = {
     "play": "host.play",
     "sim": "host.sim",
     "status": "host.status",
+    "doctor": "host.doctor",
+    "bench": "host.bench_box",
     "flash": "host.flash",
     "sync": "host.sync",
     "config": "host.config_cmd",
@@ -28,6 +30,14 @@ class CliError(Exception):
     def __init__(self, message, status=2):
         Exception.__init__(self, message)
         self.status = status
+
+
+class Interrupted(CliError):
+    """Ctrl-C in the middle of a command's work: one line says what was kept and how to go
+    on, exit status 130 (as a shell reports SIGINT)."""
+
+    def __init__(self, message):
+        CliError.__init__(self, message, 130)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,7 +71,7 @@ def main(argv=None):
     try:
         return args.func(args) or 0
     except CliError as e:
-        sys.stderr.write("tablemate: error: %s\n" % e)
+        sys.stderr.write("tablemate: %s%s\n" % ("" if isinstance(e, Interrupted) else "error: ", e))
         return e.status
     except KeyboardInterrupt:
         return 130

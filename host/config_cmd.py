@@ -16,7 +16,6 @@ the same format, colours as "#rrggbb".
 """
 
 import json
-import os
 import re
 import sys
 import tomllib
@@ -26,6 +25,7 @@ from engine import anastasia_automa
 from firmware import modes
 from firmware import settings as schema
 from host.cli import CliError
+from host.output_file import check_output_path, write_text
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, DeviceError, LinkError
 
@@ -105,6 +105,11 @@ def load_config(path):
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError("%s: no such file" % path)
+    except UnicodeDecodeError as e:
+        # e.g. a name with an accent saved in Latin-1 or Windows-1252
+        line = e.object[:e.start].count(b"\n") + 1
+        raise ConfigError("%s: line %d is not UTF-8 text (byte 0x%02x): save the file as UTF-8"
+                          % (path, line, e.object[e.start]))
     except (OSError, UnicodeError) as e:
         raise ConfigError("%s: cannot read: %s" % (path, e))
     data = parse_text(text, fmt, path)
@@ -185,13 +190,6 @@ def dumps(values, fmt):
     return dumps_toml(values)
 
 
-def write_atomic(path, text):
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 # ---------------------------------------------------------------- CLI
 
 
@@ -243,6 +241,7 @@ def run_push(args):
 def run_pull(args):
     fmt = ".toml"
     if args.output:
+        check_output_path(args.output, example="settings.toml")  # before the box is asked
         try:
             fmt = file_format(args.output)
         except ConfigError as e:
@@ -257,10 +256,7 @@ def run_pull(args):
     except ConfigError as e:
         raise CliError(str(e), 1)
     if args.output:
-        try:
-            write_atomic(args.output, text)
-        except OSError as e:
-            raise CliError("cannot write %s: %s" % (args.output, e.strerror or e), 1)
+        write_text(args.output, text)
         print("settings written to %s" % args.output)
     else:
         sys.stdout.write(text)

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from firmware.record import canonical_json, record_crc
+from host import game_ids
 from host.paths import default_db_path
 
 SCHEMA_VERSION = 2
@@ -421,11 +422,29 @@ class Store:
         return [self._with_gaps(_game(r)) for r in rows]
 
     def game(self, game_id):
-        sql = "SELECT %s FROM games WHERE id = ?" % self._GAME_COLUMNS
-        row = self.conn.execute(sql, (game_id,)).fetchone()
-        if row is None:
+        """The game of a game id as the tools print it (game_ids.game_id): "SEQ@BOX", or
+        the SEQ alone when one box of this database has a game of that seq. UnknownGame
+        (its message says why) for anything else."""
+        if isinstance(game_id, dict):
+            return game_id
+        seq, box = game_ids.parse(game_id)
+        sql = "SELECT %s FROM games WHERE start_seq = ? ORDER BY id" % self._GAME_COLUMNS
+        found = [_game(r) for r in self.conn.execute(sql, (seq,))]
+        if box is not None:
+            found = [g for g in found if game_ids.on_box(g["device_id"], box)]
+        if not found:
             raise UnknownGame("no game %s in %s (see `tablemate games list`)" % (game_id, self.path))
-        return self._with_gaps(_game(row))
+        if len(found) > 1:
+            raise UnknownGame("game %s is on more than one box: %s; give one of these ids"
+                              % (game_id, ", ".join("%d@%s" % (seq, g["device_id"]) for g in found)))
+        return self._with_gaps(found[0])
+
+    def last_scores(self, game):
+        """The scores after the game's last stored action (an open game's scores so far), or None."""
+        row = self.conn.execute(
+            "SELECT json_extract(data, '$.scores') FROM records WHERE device_id = ? AND seq = ?"
+            " AND kind = 'action'", (game["device_id"], game["last_seq"])).fetchone()
+        return _loads(row[0]) if row else None
 
     def _with_gaps(self, game):
         """game["missing"]: the gaps that may hold its records; game["incomplete"]: there are some."""
@@ -433,9 +452,10 @@ class Store:
         game["incomplete"] = bool(game["missing"])
         return game
 
-    def game_records(self, game_id):
-        """The game's records in seq order: its game_start, then everything carrying data.game."""
-        g = self.game(game_id)
+    def game_records(self, game):
+        """The game's records in seq order: its game_start, then everything carrying data.game.
+        game: a game (as games() and game() give it) or its id."""
+        g = self.game(game)
         rows = self.conn.execute(
             "SELECT device_id, seq, kind, t, data, crc FROM records"
             " WHERE device_id = ? AND seq BETWEEN ? AND ?"
@@ -456,6 +476,8 @@ def _game(row):
     for k in ("players", "options", "scores", "winners"):
         g[k] = _loads(g[k])
     g["ended"] = g["end_seq"] is not None
+    g["row"] = g["id"]  # the database's own row number: never shown, never asked for
+    g["id"] = game_ids.game_id(g["device_id"], g["start_seq"])
     return g
 
 
@@ -492,5 +514,5 @@ def game_from_args(store, game_id):
 
     try:
         return store.game(game_id)
-    except UnknownGame as e:
+    except (UnknownGame, ValueError) as e:
         raise CliError(str(e), 2)

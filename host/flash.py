@@ -16,7 +16,8 @@
    and leaves the box running as it was (no raw REPL, no restart).
 4. Check the filesystem has room for the copies, then break into the raw REPL and copy,
    each file to a temp name then renamed. The manifest is written last: a flash cut
-   half-way is completed by the next one.
+   half-way is completed by the next one; a Ctrl-C names the files written so far and
+   exits with status 130.
 5. Restart the firmware and wait (--wait, default 60 s: a board's boot with a large
    journal takes a while) until it answers hello, showing that it waits. Exit 1 if it
    does not answer.
@@ -43,12 +44,13 @@ import time
 from pathlib import Path
 
 from host import paths
-from host.cli import CliError
+from host.cli import CliError, Interrupted
 from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS, device_files, mpy_cross_cmd
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, DeviceError, LinkError, PortError, mpy_info, open_port
 from host.sync import Progress
 from host.virtual_device import EXIT_RESTART
+from host.words import count
 
 MANIFEST = ".manifest.json"
 MANIFEST_VERSION = 1
@@ -478,9 +480,10 @@ def flash(port, dry_run=False, out=print, progress=None, root=None, verify=True,
     "ended+restarted" for the unix port's process (the virtual device), which its sim starts again.
     """
     started = time.monotonic()
-    facts, answered = device_inventory(port)
-    board = None
+    board = plan = None
+    written = []  # the device paths copied so far: a Ctrl-C names them
     try:
+        facts, answered = device_inventory(port)
         if facts is None:
             # no firmware that can list its files: ask through the raw REPL, which stops an app
             board = RawRepl(port)
@@ -516,28 +519,53 @@ def flash(port, dry_run=False, out=print, progress=None, root=None, verify=True,
                 board = RawRepl(port)
                 board.free_heap()
             if plan.changes():
-                _apply(board, plan, local, size, progress, out)
+                _apply(board, plan, local, size, progress, out, written)
+    except KeyboardInterrupt:
+        if board is not None:
+            board.close()
+        if progress:
+            progress.done()
+        raise Interrupted(_interrupted_words(board is not None, written, len(plan.copy) if plan else 0))
     except BaseException:
         if board is not None:
             board.close()
         raise
     restarted = None
-    if board is not None and (not dry_run or answered):
-        # the REPL stopped a running app (or the files changed): start the firmware again
-        board.restart(platform, facts.get("cwd") or "/")
-        restarted = "ended+restarted" if unix else "reset"
-    elif board is not None:
-        board.leave()  # a board found at its REPL is left at its REPL
-    written = time.monotonic() - started
-    hello = facts.get("hello")
-    if verify and restarted:
-        hello = wait_for_firmware(port, wait, out, progress)
+    try:
+        if board is not None and (not dry_run or answered):
+            # the REPL stopped a running app (or the files changed): start the firmware again
+            board.restart(platform, facts.get("cwd") or "/")
+            restarted = "ended+restarted" if unix else "reset"
+        elif board is not None:
+            board.leave()  # a board found at its REPL is left at its REPL
+        seconds = time.monotonic() - started
+        hello = facts.get("hello")
+        if verify and restarted:
+            hello = wait_for_firmware(port, wait, out, progress)
+    except KeyboardInterrupt:
+        raise Interrupted("flash interrupted after every file was written (%s), while the firmware restarted:"
+                          " `tablemate status` tells when it answers; if it does not, run `tablemate flash`"
+                          " again" % count(len(written), "file"))
     return {"copied": 0 if dry_run else len(plan.copy), "removed": 0 if dry_run else len(plan.remove),
-            "bytes": 0 if dry_run else size, "unchanged": len(plan.unchanged), "seconds": written,
+            "bytes": 0 if dry_run else size, "unchanged": len(plan.unchanged), "seconds": seconds,
             "hello": hello, "restarted": restarted, "plan": plan, "need": need, "free": free}
 
 
-def _apply(board, plan, local, size, progress, out):
+def _interrupted_words(stopped, written, total, named=8):
+    """What a Ctrl-C before the restart left on the box, and how to go on."""
+    if not stopped:
+        return "flash interrupted before anything was written: the box runs as it was"
+    if not written:
+        files = "before any file was written"
+    else:
+        shown = ", ".join(written[:named]) + (" and %d more" % (len(written) - named) if len(written) > named
+                                              else "")
+        files = "after writing %d of %s: %s" % (len(written), count(total, "file"), shown)
+    return ("flash interrupted %s; the box's firmware stays stopped at its REPL until `tablemate flash`"
+            " runs again, which copies the rest and restarts it" % files)
+
+
+def _apply(board, plan, local, size, progress, out, written):
     dirs = set()
     for p in plan.copy:
         parts = p.split("/")[:-1]
@@ -550,6 +578,7 @@ def _apply(board, plan, local, size, progress, out):
             if progress:
                 progress.show(_bar(base + written, size) + " %d/%d %s" % (i + 1, len(plan.copy), p))
         board.write(p, local[p], shown)
+        written.append(p)
         done += len(local[p])
         if progress and not progress.enabled:
             out("  copied %s (%s)" % (p, _kb(len(local[p]))))
@@ -577,6 +606,12 @@ def add_parser(subparsers):
     p.set_defaults(func=run)
 
 
+def summary(res):
+    """The line a flash ends with: what it copied and removed."""
+    return "flashed %s (%s), removed %d, %d unchanged in %.1f s" % (
+        count(res["copied"], "file"), _kb(res["bytes"]), res["removed"], res["unchanged"], res["seconds"])
+
+
 def run(args):
     if not args.wait > 0:
         raise CliError("--wait must be a number of seconds above 0, got %s" % args.wait)
@@ -585,8 +620,7 @@ def run(args):
     if args.dry_run:
         print("dry run: nothing written%s" % ("" if res["restarted"] else ", the box kept running"))
     else:
-        print("flashed %d files (%s), removed %d, %d unchanged in %.1f s"
-              % (res["copied"], _kb(res["bytes"]), res["removed"], res["unchanged"], res["seconds"]))
+        print(summary(res))
     if res["hello"] and res["restarted"]:
         print("firmware %s answers on %s" % (res["hello"].get("firmware"), port))
     return 0

@@ -8,9 +8,20 @@ records carry more than that.
 """
 
 from engine.anastasia_cards import EMPRESS
+from host.words import count
 
 TICK_MASK = (1 << 30) - 1  # face-off times are in the device's 30-bit µs tick domain
-BASE_COLUMNS = ("seq", "kind", "t", "n", "action", "digest", "scores", "winners", "reason")
+BASE_COLUMNS = ("seq", "kind", "t", "n", "action", "digest", "scores", "winners", "reason", "detail")
+
+
+def seat(p):
+    """A player as people number them (the records keep the engine's 0-based numbers)."""
+    return "P%d" % (p + 1) if isinstance(p, int) and p >= 0 else str(p)
+
+
+def seats(players):
+    """[0, 2] -> 'P1 P3'; None stays None."""
+    return None if players is None else " ".join(seat(p) for p in players)
 
 
 class GameView:
@@ -31,15 +42,30 @@ class GameView:
     def detail(self, rec):
         d = rec["data"]
         if rec["kind"] == "game_end":
-            return "scores %s, %s" % (d.get("scores"), d.get("reason"))
+            scores = d.get("scores")
+            if isinstance(scores, list):
+                scores = ", ".join("%s %s" % (seat(i), v) for i, v in enumerate(scores))
+            return "scores %s; %s" % (scores, d.get("reason"))
         if "undo" in d:
             return "undo of action %s" % d.get("undo")
         return ""
 
-    def row(self, rec):
+    def action_text(self, rec):
+        """The ACTION column: the action's name (its detail says it in words, players as P1...)."""
         d = rec["data"]
-        row = {"seq": rec["seq"], "kind": rec["kind"], "t": rec["t"]}
-        for k in ("n", "action", "digest", "scores", "winners", "reason"):
+        if "undo" in d:
+            return "undo"
+        action = d.get("action")
+        if isinstance(action, list) and action:
+            return str(action[0])
+        return "" if action is None else str(action)
+
+    def row(self, rec):
+        """A record as a CSV row; the detail is read in record order, as in `games show`."""
+        d = rec["data"]
+        row = {"seq": rec["seq"], "kind": rec["kind"], "t": rec["t"], "action": self.action_text(rec),
+               "winners": seats(d.get("winners")), "detail": self.detail(rec)}
+        for k in ("n", "digest", "scores", "reason"):
             row[k] = d.get(k)
         return row
 
@@ -63,6 +89,19 @@ class FaceoffView(GameView):
     columns = BASE_COLUMNS[:6] + ("first_us", "gap_us", "tie", "tiebreak", "window_us", "presses") \
         + BASE_COLUMNS[6:]
 
+    def action_text(self, rec):
+        action = rec["data"].get("action")
+        if "undo" in rec["data"] or not isinstance(action, list) or len(action) < 2:
+            return GameView.action_text(self, rec)
+        if action[0] == "win":
+            loser = action[2] if len(action) > 2 else -1
+            if loser < 0:
+                return "%s alone" % seat(action[1])
+            return "%s beats %s" % (seat(action[1]), seat(loser))
+        if action[0] == "tie":
+            return "tie %s" % seats(action[1:])
+        return GameView.action_text(self, rec)
+
     def detail(self, rec):
         fo = rec["data"].get("faceoff")
         if isinstance(fo, dict):
@@ -74,8 +113,12 @@ class FaceoffView(GameView):
     def row(self, rec):
         row = GameView.row(self, rec)
         fo = rec["data"].get("faceoff") if isinstance(rec["data"].get("faceoff"), dict) else {}
-        for k in ("first_us", "gap_us", "tie", "tiebreak", "window_us", "presses"):
+        for k in ("first_us", "gap_us", "tie", "tiebreak", "window_us"):
             row[k] = fo.get(k)
+        presses = fo.get("presses")
+        if isinstance(presses, list):
+            presses = [[seat(p[0])] + p[1:] if isinstance(p, list) and p else p for p in presses]
+        row["presses"] = presses
         return row
 
     def tally(self, player, game, records):
@@ -307,7 +350,7 @@ class SoloView(LedgerView):
         opts = self.state.options
         deck = "own deck" if opts["automa_deck"] else "%s deck" % opts["difficulty"]
         away = ", guests away: %s" % " ".join(str(g) for g in opts["away"]) if opts["away"] else ""
-        return "%d player%s, %s%s" % (self.state.players, "" if self.state.players == 1 else "s", deck, away)
+        return "%s, %s%s" % (count(self.state.players, "player"), deck, away)
 
     def _after(self, action, words):
         if action == ["automa"] or (self._by_automa and self.state.phase != "reveal"):
@@ -329,13 +372,12 @@ class SoloView(LedgerView):
             return "%s draws a clue" % who
         g = action[1]
         if op == "remove":
-            return "%s removes Guest %d (+%d gems)" % (who, g, s.guest(g).gems)
+            return "%s removes Guest %d (+%s)" % (who, g, count(s.guest(g).gems, "gem"))
         if op == "reveal_role":
             return "%s turns Guest %d's role over" % (who, g)
         if op == "reveal_clue":
             fee = s.clue_fee(g)
-            gems = "%d gem%s" % (fee, "" if fee == 1 else "s")
-            return "%s reveals Guest %d's card %d (%s)" % (who, g, action[2] + 1, gems)
+            return "%s reveals Guest %d's card %d (%s)" % (who, g, action[2] + 1, count(fee, "gem"))
         return "%s looks at Guest %d's card %d (a token)" % (who, g, action[2] + 1)
 
     def _end(self, rec):

@@ -13,6 +13,7 @@ import sys
 
 from firmware.board import CONTROL_BITS, layout, load_document, validate
 
+OLED_SPI_LINES = ("sck", "mosi", "cs", "dc", "reset")
 POWER_ROLES = (
     ("led_power", "LED power", "VBUS"),
     ("logic_power", "Logic power", "3V3_OUT"),
@@ -54,8 +55,10 @@ def pwm_channel(gpio):
 def connections(doc, name="pico"):
     """The profile's wiring as rows (dicts) in the order a builder wires them.
 
-    Every row has role and label; signal rows add gpio and pin (physical), power rows
-    net and pins. A profile without a header (the sim) has none.
+    Every row has role and label; signal rows add gpio and pin (physical; None on a board
+    without a header, the MacroPad) and place (the board's own name for that GPIO, where
+    boards.json gives one), power rows net and pins. A profile without a header (the sim)
+    has none.
     """
     prof = validate(doc, name)
     if prof["header"] is None:
@@ -63,7 +66,9 @@ def connections(doc, name="pico"):
     header = doc["headers"][prof["header"]]
 
     def row(role, label, gpio, **extra):
-        extra.update(role=role, label=label, gpio=gpio, pin=header["physical"][str(gpio)])
+        extra.update(role=role, label=label, gpio=gpio, pin=header.get("physical", {}).get(str(gpio)))
+        if str(gpio) in header.get("labels", {}):
+            extra["place"] = header["labels"][str(gpio)]
         return extra
 
     players = prof["players"]
@@ -80,14 +85,23 @@ def connections(doc, name="pico"):
         row("led_data", "LED chain data", leds["pin"], count=leds["count"], color_order=leds["color_order"])
     )
     oled = prof["oled"]
-    if oled["enabled"]:
+    if oled["enabled"] and oled.get("bus", "i2c") == "spi":
+        for r in OLED_SPI_LINES:
+            rows.append(row("oled_" + r, "OLED " + r.upper(), oled[r], spi=oled["spi"],
+                            driver=oled["driver"]))
+    elif oled["enabled"]:
         for r in ("sda", "scl"):
             rows.append(
                 row("oled_" + r, "OLED " + r.upper(), oled[r], i2c=oled["i2c"], address=oled["address"])
             )
-    if prof["piezo"]["enabled"]:
-        gp = prof["piezo"]["pin"]
+    piezo = prof["piezo"]
+    if piezo["enabled"]:
+        gp = piezo["pin"]
         rows.append(row("piezo", "Piezo", gp, pwm=pwm_channel(gp)))
+        if "enable_pin" in piezo:
+            rows.append(row("piezo_enable", "Speaker amplifier enable", piezo["enable_pin"], level="high"))
+    if "power" not in header:  # power is the board's own business (the MacroPad's USB-C)
+        return rows
     power = header["power"]
     for role, label, net in POWER_ROLES:
         rows.append({"role": role, "label": label, "net": net, "pins": [power[net]]})
@@ -103,7 +117,7 @@ def describe(doc, name="pico"):
     out["oled_size"] = (
         [prof["oled"].get("width", 128), prof["oled"].get("height", 64)] if prof["oled"]["enabled"] else None
     )
-    if prof["header"] is not None:
+    if prof["header"] is not None and "physical" in doc["headers"][prof["header"]]:
         pins = header_pins(doc["headers"][prof["header"]])
         out["header"] = {str(p): pins[p][0] for p in sorted(pins)}
     return out

@@ -11,6 +11,7 @@ from engine import playout
 from engine.core import CHANCE, SIMULTANEOUS
 from engine.games import GAMES, game_name, get_game
 from host.cli import CliError
+from host.words import count
 
 
 def add_parser(subparsers):
@@ -118,7 +119,7 @@ class StepNarrator:
         pass
 
     def footer(self, steps):
-        self.write("game over after %d actions" % steps)
+        self.write("game over after %s" % count(steps, "action"))
 
 
 class AnomiaNarrator:
@@ -203,7 +204,8 @@ class AnomiaNarrator:
 
     def footer(self, steps):
         self.write("")
-        self.write("game over after %d turns (%d actions): both draw piles are empty" % (self.turn, steps))
+        self.write("game over after %s (%s): both draw piles are empty"
+                   % (count(self.turn, "turn"), count(steps, "action")))
 
 
 NARRATORS = {"anomia": AnomiaNarrator}

@@ -1,7 +1,8 @@
 """Which serial port a command talks to when --port is not given.
 
-Order: --port, then the TABLEMATE_PORT environment variable, then the one Raspberry
-Pi board (USB vendor id 0x2E8A) that is plugged in. None or several boards is a clear
+Order: --port, then the TABLEMATE_PORT environment variable (a path that does not exist
+is an error that names the variable), then the one Raspberry Pi board (USB vendor id
+0x2E8A) that is plugged in. None or several boards is a clear
 error that lists what was found; the virtual device is always named explicitly (its
 path is the `serial:` line `tablemate sim` prints).
 """
@@ -37,6 +38,10 @@ def resolve_port(port=None, boards=None):
         return port
     env = os.environ.get(PORT_ENV)
     if env:
+        if "://" not in env and not os.path.exists(env):  # pyserial URLs (socket://...) name no file
+            raise CliError("%s=%s: no such port; set it to the box's port (the virtual box's is the "
+                           "`serial:` path `tablemate sim` prints), unset it, or pass --port"
+                           % (PORT_ENV, env))
         return env
     boards = find_boards() if boards is None else boards
     if len(boards) == 1:

@@ -11,6 +11,7 @@ says the rest could not be.
 
 from engine.gamelog_read import ReplayMismatch, replay
 from host import db as dbmod
+from host.words import count
 
 EXIT_INCOMPLETE = 3
 
@@ -25,7 +26,7 @@ def _short(digest):
 def add_parser(subparsers):
     p = subparsers.add_parser("replay", help="rebuild a stored game from its records and check every digest",
                               description=__doc__.split("\n\n")[0])
-    p.add_argument("game_id", metavar="ID", type=int, help="game id (see `tablemate games list`)")
+    p.add_argument("game_id", metavar="ID", help="the game's id as `tablemate games list` prints it")
     dbmod.add_db_argument(p)
     p.set_defaults(func=run)
 
@@ -33,12 +34,12 @@ def add_parser(subparsers):
 def run(args):
     with dbmod.open_from_args(args) as store:
         game = dbmod.game_from_args(store, args.game_id)
-        records = store.game_records(game["id"])
+        records = store.game_records(game)
     if game["incomplete"]:
         # only what comes before the first gap can be checked: later actions need the missing ones
         records = [r for r in records if r["seq"] < game["missing"][0][0]]
         if not records:
-            print("game %d: incomplete, seqs %s (its start among them) were pruned on the box before this"
+            print("game %s: incomplete, seqs %s (its start among them) were pruned on the box before this"
                   " database received them; nothing to replay"
                   % (game["id"], dbmod.seq_ranges_text(game["missing"])))
             return EXIT_INCOMPLETE
@@ -46,13 +47,14 @@ def run(args):
     try:
         state = replay(records)
     except ReplayMismatch as e:
-        print("game %d: MISMATCH at %s" % (game["id"], e))
+        print("game %s: MISMATCH at %s" % (game["id"], e))
         return 1
     if game["incomplete"]:
-        print("game %d: incomplete, seqs %s were pruned on the box before this database received them;"
-              " the %d actions before them replay and every digest matches"
-              % (game["id"], dbmod.seq_ranges_text(game["missing"]), actions))
+        print("game %s: incomplete, seqs %s were pruned on the box before this database received them;"
+              " the %s before them replay and every digest matches"
+              % (game["id"], dbmod.seq_ranges_text(game["missing"]), count(actions, "action")))
         return EXIT_INCOMPLETE
-    print("game %d: %s, %d players, %d actions replayed, every digest matches (final %s)"
-          % (game["id"], game["engine"], len(game["players"]), actions, _short(state.digest())))
+    print("game %s: %s, %s, %s replayed, every digest matches (final %s)"
+          % (game["id"], game["engine"], count(len(game["players"]), "player"), count(actions, "action"),
+             _short(state.digest())))
     return 0

@@ -228,6 +228,19 @@ class DeviceClient:
         while self._next_frame(deadline) is not None:
             pass
 
+    def wait_events(self, timeout):
+        """Wait up to timeout seconds for event frames (a person pressing buttons needs no
+        request); returns how many are in .events. Stray replies are dropped."""
+        deadline = time.monotonic() + timeout
+        while not self.events:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self._fill(min(left, 0.5))
+            while self._next_frame(time.monotonic()) is not None:
+                pass
+        return len(self.events)
+
     def request(self, op, timeout=None, **args):
         """Send one request; returns the reply dict. Raises DeviceError on an error reply."""
         if self.ser is None:

@@ -68,6 +68,14 @@ def check_heapsize(text):
     return text
 
 
+def checked_image(image):
+    """The image path made absolute; a folder is refused before its lock file is made beside it."""
+    image = image.expanduser().resolve()
+    if image.is_dir():
+        raise CliError("--image %s is a folder: give the image file (e.g. %s)" % (image, image / "flash.img"))
+    return image
+
+
 # ---------------------------------------------------------------- front-ends
 
 
@@ -115,6 +123,10 @@ def run(args):
             or args.mode is not None or args.option:
         options = script_options(args)
         script = parse_script(args.script, args.players)
+    if script is None and not args.headless:
+        from host import tui
+
+        tui.need_terminal(sys.stdin)  # before the image is made or touched: this run could not use it
     exe = micropython_path()
     if args.board == "pico":
         return _run_pico(args, exe, script)
@@ -127,7 +139,7 @@ def run(args):
         image = Path(scratch.name) / "flash.img"
     else:
         image = Path(args.image) if args.image else paths.default_sim_image_path()
-    image = image.expanduser().resolve()
+    image = checked_image(image)
     try:
         with ImageLock(image):
             prepare_image(exe, heapsize, image, args.fresh or scratch is not None, args.update)
@@ -144,8 +156,7 @@ def _run_pico(args, exe, script):
     if args.update:
         raise CliError("--update is for --board sim: on the Pico box use tablemate flash")
     uf2 = rp2box.find_uf2(args.firmware)
-    image = Path(args.image) if args.image else rp2box.default_image_path()
-    image = image.expanduser().resolve()
+    image = checked_image(Path(args.image) if args.image else rp2box.default_image_path())
     with ImageLock(image):
         rp2box.prepare_pico_image(exe, image, args.fresh)
         return _run(args, rp2box.PicoDevice(image, uf2), None, None)

@@ -18,6 +18,7 @@ from engine.games import game_name, get_game
 from host import simulations
 from host.cli import CliError
 from host.play import parse_options
+from host.words import count
 
 DEFAULT_GAMES = 1000
 SEAT_SALT = 0x2545F491  # mixed into a game's seed per seat, so two random bots differ
@@ -87,9 +88,8 @@ def add_parser(subparsers):
     for name in sorted(known):
         decl = known[name]
         bots = ", ".join(sorted(decl.BOTS))
-        group = p.add_argument_group("%s (bots: %s; default %s, %d player%s)"
-                                     % (name, bots, decl.DEFAULT_BOT, decl.DEFAULT_PLAYERS,
-                                        "" if decl.DEFAULT_PLAYERS == 1 else "s"))
+        group = p.add_argument_group("%s (bots: %s; default %s, %s)"
+                                     % (name, bots, decl.DEFAULT_BOT, count(decl.DEFAULT_PLAYERS, "player")))
         for flags, keywords in decl.ARGUMENTS:
             dest = flag_dest(flags, keywords)
             if dest not in owners:  # a flag two games declare is one flag, meaning the same to both
@@ -145,9 +145,8 @@ def header(setup):
     if pairs:
         given = ", options: " + ", ".join("%s=%s" % (k, v if isinstance(v, str) else json.dumps(v))
                                           for k, v in pairs)  # as typed: true, not True
-    return "%s: %d game%s, %d player%s, %s, %s%s" % (
-        setup.name, setup.games, "" if setup.games == 1 else "s", setup.players,
-        "" if setup.players == 1 else "s", seeds, bots, given)
+    return "%s: %s, %s, %s, %s%s" % (
+        setup.name, count(setup.games, "game"), count(setup.players, "player"), seeds, bots, given)
 
 
 def prepare(args):

@@ -1,4 +1,4 @@
-"""`tablemate stats [--db FILE] [--plot FILE.png] [--game ID]`: statistics per player.
+"""`tablemate stats [--db FILE] [--game ID] [--plot FILE.png|.svg|.pdf] [--include-unfinished]`: per player.
 
 Per roster name, over every stored game (or one), each game read through the view of
 its mode (host/game_views.py): games played and won, for the buzzer modes face-offs
@@ -7,17 +7,20 @@ face-off's gap_us, shown in ms) as a median and a distribution, and for other mo
 figures their view names (the Anathema score keeper: hands, points, most cards ...). An
 undo takes back the action it reverts, as the engine does. Games of other modes never
 count as face-offs.
---plot writes a PNG with a histogram of the winning gaps and the scores over a game
-(--game, else the latest one).
+--plot draws them (host/stats_plot.py): the winning gaps per range and the scores over
+the latest finished game (--game's; any game with --include-unfinished).
 """
 
 import statistics
 import sys
+from pathlib import Path
 
 from host import db as dbmod
+from host import stats_plot
 from host.game_views import VIEWS, faceoff_events, view_for
 from host.replay import ReplayMismatch, replay
 from host.stored_games import player_names
+from host.words import count
 
 # Upper bounds (ms) of the distribution buckets; the last bucket is open-ended.
 BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
@@ -37,6 +40,10 @@ class PlayerStats:
 
     def median_gap_us(self):
         return statistics.median(self.gaps_us) if self.gaps_us else None
+
+    def best_gap_us(self):
+        """The widest winning gap: the clearest face-off this player won."""
+        return max(self.gaps_us) if self.gaps_us else None
 
     def distribution(self):
         return distribution(self.gaps_us)
@@ -106,14 +113,44 @@ def report(stats, out):
     kinds = set()
     for ps in stats.values():
         kinds |= ps.kinds
-    if "faceoff" in kinds or kinds <= {"game"}:
-        faceoff_report(stats, out, width)
+    faceoffs = "faceoff" in kinds or kinds <= {"game"}
+    summary_report(stats, out, width, faceoffs)
+    if faceoffs:
+        out.write("\n")
+        distribution_report(stats, out, width)
     for view in VIEWS.values():
         if view.figures and view.kind in kinds:
+            out.write("\n")
             figures_report(view, [ps for ps in stats.values() if view.kind in ps.kinds], out, width)
-    out.write("games played / won (won: at the game's end, or for the buzzers ended with the mode button):\n")
+
+
+def summary_report(stats, out, width, faceoffs):
+    """One row per player: games played and won, and for the buzzers the face-offs won, the
+    ties and the winning gaps (the ms from the winner's press to the next one)."""
+    cols = [("GAMES", 5), ("WON", 4)]
+    if faceoffs:
+        cols += [("FACE-OFFS WON", 13), ("TIES", 4), ("MEDIAN GAP", 10), ("BEST GAP", 10)]
+    out.write("%-*s  %s\n" % (width, "PLAYER", "  ".join("%*s" % (w, title) for title, w in cols)))
     for ps in stats.values():
-        out.write("  %-*s  %d / %d\n" % (width, ps.name, ps.games, ps.games_won))
+        cells = [ps.games, ps.games_won]
+        if faceoffs:
+            cells += [ps.won, ps.ties, ms(ps.median_gap_us()), ms(ps.best_gap_us())]
+        out.write("%-*s  %s\n" % (width, ps.name, "  ".join("%*s" % (w, c) for (_t, w), c in zip(cols, cells,
+                                                                                              strict=True))))
+    out.write("(WON: games won at their end; a buzzer game is won when it is ended with the mode button)\n")
+
+
+def distribution_report(stats, out, width):
+    labels = bucket_labels()
+    cell = max(len(lb) for lb in labels)
+    out.write("winning gaps, face-offs per range (ms):\n")
+    out.write("%-*s  %s\n" % (width, "PLAYER", " ".join("%*s" % (cell, lb) for lb in labels)))
+    for ps in stats.values():
+        out.write("%-*s  %s\n" % (width, ps.name, " ".join("%*d" % (cell, c) for c in ps.distribution())))
+    all_gaps = [g for ps in stats.values() for g in ps.gaps_us]
+    out.write("%s won, %s measured, overall median gap %s\n"
+              % (count(sum(ps.won for ps in stats.values()), "face-off"), count(len(all_gaps), "gap"),
+                 ms(statistics.median(all_gaps) if all_gaps else None)))
 
 
 def figures_report(view, players, out, width):
@@ -126,100 +163,45 @@ def figures_report(view, players, out, width):
         out.write("%-*s  %s\n" % (width, ps.name, "  ".join(cells)))
 
 
-def faceoff_report(stats, out, width):
-    labels = bucket_labels()
-    out.write("%-*s  %5s  %4s  %12s   winning gaps (ms): %s\n"
-              % (width, "PLAYER", "WON", "TIES", "MEDIAN GAP", " ".join("%6s" % lb for lb in labels)))
-    for ps in stats.values():
-        out.write("%-*s  %5d  %4d  %12s   %18s %s\n"
-                  % (width, ps.name, ps.won, ps.ties, ms(ps.median_gap_us()), "",
-                     " ".join("%6d" % c for c in ps.distribution())))
-    all_gaps = [g for ps in stats.values() for g in ps.gaps_us]
-    out.write("%d face-offs won, %d gaps measured, overall median gap %s\n"
-              % (sum(ps.won for ps in stats.values()), len(all_gaps),
-                 ms(statistics.median(all_gaps) if all_gaps else None)))
-
-
-def _rgb(colour):
-    if isinstance(colour, list) and len(colour) == 3 and all(isinstance(c, int) for c in colour):
-        return tuple(max(0, min(255, c)) / 255.0 for c in colour)
-    return None
-
-
-def _plot_figures(ax, stats):
-    """Without face-offs: the first view's own figures, one group of bars per figure, one
-    bar per player. False when no game had figures."""
-    kinds = set()
-    for ps in stats.values():
-        kinds |= ps.kinds
-    views = [v for v in VIEWS.values() if v.figures and v.kind in kinds]
-    if not views:
-        return False
-    view = views[0]
-    players = [ps for ps in stats.values() if view.kind in ps.kinds]
-    width = 0.8 / len(players)
-    for i, ps in enumerate(players):
-        values = [ps.figures.get(key, 0) for key, _ in view.figures]
-        ax.bar([k + i * width for k in range(len(values))], values, width, label=ps.name,
-               color=_rgb(ps.colour) or "C%d" % i, edgecolor="black", linewidth=0.5)
-    ax.set_xticks([k + 0.4 - width / 2 for k in range(len(view.figures))])
-    ax.set_xticklabels([title.lower() for _, title in view.figures], fontsize="small")
-    ax.legend(fontsize="small")
-    ax.set_title(view.title.split(" (")[0])
-    return True
-
-
-def plot(path, stats, curve_game, curve):
-    """Write a PNG: winning-gap histogram per player (without face-offs: a view's own
-    figures), and the scores over one game."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(10, 4.5), dpi=100)
-    FigureCanvasAgg(fig)
-    ax1, ax2 = fig.subplots(1, 2)
-    with_gaps = [ps for ps in stats.values() if ps.gaps_us]
-    if with_gaps:
-        ax1.hist([[g / 1000.0 for g in ps.gaps_us] for ps in with_gaps], bins=20, stacked=True,
-                 edgecolor="black", linewidth=0.5,
-                 label=[ps.name for ps in with_gaps], color=[_rgb(ps.colour) or "C%d" % i
-                                                              for i, ps in enumerate(with_gaps)])
-        ax1.legend(fontsize="small")
-        ax1.set_title("winning gaps")
-        ax1.set_xlabel("gap to the second press (ms)")
-        ax1.set_ylabel("face-offs")
-    elif not _plot_figures(ax1, stats):
-        ax1.text(0.5, 0.5, "no measured gaps", ha="center", va="center", transform=ax1.transAxes)
-        ax1.set_title("winning gaps")
-
-    if curve_game is not None and curve:
-        names = player_names(curve_game)
-        for i, name in enumerate(names):
-            colour = _rgb(curve_game["players"][i].get("colour")) or "C%d" % i
-            ax2.step(range(len(curve)), [s[i] for s in curve], where="post", label=name, color=colour)
-        ax2.legend(fontsize="small")
-        ax2.set_title("scores over game %d" % curve_game["id"])
-    else:
-        ax2.set_title("scores over a game (none stored)")
-    ax2.set_xlabel("action")
-    ax2.set_ylabel("score")
-    fig.tight_layout()
-    fig.savefig(str(path), format="png")
-
-
 def add_parser(subparsers):
-    p = subparsers.add_parser("stats", help="face-off statistics per player, optionally plotted",
+    p = subparsers.add_parser("stats", help="statistics per player, optionally plotted",
                               description=__doc__.split("\n\n")[0])
     dbmod.add_db_argument(p)
-    p.add_argument("--game", metavar="ID", type=int, help="only this game (default: every stored game)")
-    p.add_argument("--plot", metavar="FILE.png",
-                   help="also write a PNG: gap histogram and scores over a game")
+    p.add_argument("--game", metavar="ID",
+                   help="only this game, its id as `games list` prints it (default: every stored game)")
+    p.add_argument("--plot", metavar="FILE", type=Path,
+                   help="also draw the statistics: FILE.png, FILE.svg or FILE.pdf")
+    p.add_argument("--include-unfinished", action="store_true",
+                   help="with --plot: the score lines may come from an open, abandoned or left game "
+                   "(default: finished games only)")
     p.set_defaults(func=run)
+
+
+def curve_of(store, game_ids, include_unfinished):
+    """(game, its score curve, why there is none): the latest game of game_ids whose scores
+    are drawn (finished, unless include_unfinished; never one with records missing)."""
+    from host.cli import CliError
+
+    games = [store.game(gid) for gid in game_ids]
+    drawn = [g for g in games if not g["incomplete"] and (include_unfinished or stats_plot.is_finished(g))]
+    if not drawn:
+        unfinished = [g for g in games if not g["incomplete"]]
+        why = "no finished game" if not unfinished else \
+            "game %s is not finished: --include-unfinished draws it" % unfinished[-1]["id"]
+        return None, [], why
+    game = drawn[-1]
+    try:
+        return game, score_curve(store.game_records(game["id"])), None
+    except ReplayMismatch as e:
+        raise CliError("game %s does not replay, no score curve: %s" % (game["id"], e), 1)
 
 
 def run(args):
     from host.cli import CliError
 
+    if args.include_unfinished and not args.plot:
+        raise CliError("--include-unfinished chooses the game --plot draws: give --plot FILE.png too")
+    fmt = stats_plot.plot_format(args.plot) if args.plot else None  # before any work
     with dbmod.open_from_args(args) as store:
         if args.game is not None:
             game_ids = [dbmod.game_from_args(store, args.game)["id"]]
@@ -231,18 +213,7 @@ def run(args):
         if stats:
             report(stats, sys.stdout)
         if args.plot:
-            # the last game that replays whole (an incomplete one lacks records its curve needs)
-            whole = [gid for gid in game_ids if not store.game(gid)["incomplete"]]
-            curve_game = store.game(whole[-1]) if whole else None
-            curve = []
-            if curve_game is not None:
-                try:
-                    curve = score_curve(store.game_records(curve_game["id"]))
-                except ReplayMismatch as e:
-                    raise CliError("game %d does not replay, no score curve: %s" % (curve_game["id"], e), 1)
-            try:
-                plot(args.plot, stats, curve_game, curve)
-            except OSError as e:
-                raise CliError("cannot write %s: %s" % (args.plot, e.strerror or e), 1)
-            print("plot written to %s" % args.plot)
+            game, curve, why = curve_of(store, game_ids, args.include_unfinished)
+            stats_plot.write_plot(args.plot, fmt, stats_plot.build_figure(stats, game, curve, why))
+            print("plot written to %s%s" % (args.plot, "" if why is None else " (%s)" % why))
     return 0

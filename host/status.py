@@ -3,9 +3,12 @@
 import json
 import sys
 
+from host import game_ids
 from host.cli import CliError
+from host.game_views import HandView, seat, seats
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, LinkError, mpy_info
+from host.stored_games import scores_text
 
 
 def add_parser(subparsers):
@@ -30,6 +33,39 @@ def _value(v):
     return json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else str(v)
 
 
+# mode_status fields shown in the game's lines rather than as they came
+_GAME_FIELDS = ("game", "actions", "over", "players", "names", "scores", "tiebreak")
+
+
+def game_lines(device_id, ms):
+    """The running game in the words the other commands use: its id (game_ids), its players
+    numbered P1... with their scores so far, a pending tie-breaker."""
+    if not isinstance(ms.get("game"), int):
+        return ["  game      none recorded yet, %s players (a game is recorded from its first action)"
+                % ms.get("players")]
+    names = ms.get("names") if isinstance(ms.get("names"), list) else []
+    lines = ["  game      %s, %s actions%s" % (game_ids.game_id(device_id, ms["game"]), ms.get("actions"),
+                                               ", over" if ms.get("over") else "")]
+    if isinstance(ms.get("scores"), list):
+        lines.append("  scores    %s" % scores_text(names, ms["scores"]))
+    if ms.get("tiebreak"):
+        lines.append("  tiebreak  %s" % seats(ms["tiebreak"]))
+    return lines
+
+
+def readable(ms):
+    """The rest of a mode's status with its players numbered P1...: an Anastasia ledger's
+    waiting decision (["ask", 1] -> "ask P2"), the Anathema sides picked for a category."""
+    out = dict(ms)
+    frame = ms.get("frame")
+    if isinstance(frame, list) and len(frame) >= 2 and isinstance(frame[1], int):
+        out["frame"] = " ".join([str(frame[0]), seat(frame[1])] + [str(x) for x in frame[2:]])
+    if isinstance(ms.get("pick"), list):
+        view = HandView({"options": {"partners": bool(ms.get("partners"))}})
+        out["pick"] = " ".join(view.side(s) for s in ms["pick"]) or "-"
+    return out
+
+
 def format_status(port, info, st):
     j = st["journal"] or {}
     lines = [
@@ -40,7 +76,11 @@ def format_status(port, info, st):
     ]
     app = st["status"] if isinstance(st["status"], dict) else {"status": st["status"]}
     for key in sorted(app):
-        lines.append("  %-9s %s" % (key, _value(app[key])))
+        value = app[key]
+        if key == "mode_status" and isinstance(value, dict) and "game" in value:
+            lines.extend(game_lines(info.get("device_id"), value))
+            value = readable({k: v for k, v in value.items() if k not in _GAME_FIELDS})
+        lines.append("  %-9s %s" % (key, _value(value)))
     lines.append("  journal   %s records (seq %s..%s), acked up to %s, %s segments, %s bytes"
                  % (j.get("records"), j.get("first_seq"), j.get("last_seq"), j.get("acked"),
                     j.get("segments"), j.get("bytes")))

@@ -10,7 +10,8 @@ received, the page skips seqs: the skipped seqs are stored as a gap in the page'
 transaction, and sync says so in one line; their games show as incomplete.
 A cut at any point loses nothing (the device keeps what was not acked) and duplicates
 nothing (records are unique per device and seq): the next sync carries on from the
-cursor and sends the ack the device missed. A line on stderr shows the progress when
+cursor and sends the ack the device missed. A Ctrl-C says up to which seq the records are
+stored (exit status 130). A line on stderr shows the progress when
 stderr is a terminal. The database's folder must exist (a mistyped --db creates nothing).
 """
 
@@ -20,9 +21,10 @@ import time
 
 from host import db as dbmod
 from host import paths
-from host.cli import CliError
+from host.cli import CliError, Interrupted
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, DeviceError, LinkError
+from host.words import count
 
 # Records asked for per page. The device also caps a page by its reply size (about 4 KB,
 # some ten game records); asking for many more only costs its heap.
@@ -108,11 +110,34 @@ class SyncResult:
         self.gaps = []  # (first_seq, last_seq) the box no longer held
 
 
+class SyncInterrupted(Exception):
+    """Ctrl-C during a sync: every page committed before it stays stored."""
+
+    def __init__(self, device_id, stored_seq, added):
+        Exception.__init__(self, device_id)
+        self.device_id = device_id
+        self.stored_seq = stored_seq  # the store's cursor for the device: records up to it are kept
+        self.added = added  # of them, stored by this sync
+
+
 def sync_device(dev, store, progress=None, page_limit=PAGE_LIMIT, warn=None):
-    """Pull every record after the store's cursor; returns a SyncResult. LinkError/DatabaseError pass up."""
+    """Pull every record after the store's cursor; returns a SyncResult. LinkError/DatabaseError
+    pass up; Ctrl-C raises SyncInterrupted once the device is known."""
     started = time.monotonic()
     device_id, info, journal = device_identity(dev, warn)
     result = SyncResult(device_id)
+    held = store.count_records(device_id)
+    try:
+        return _pull(dev, store, result, info, journal, progress, page_limit, started)
+    except KeyboardInterrupt:
+        if store.conn.in_transaction:  # cut between a page's last write and its commit
+            store.conn.execute("ROLLBACK")
+        raise SyncInterrupted(device_id, store.cursor(device_id), store.count_records(device_id) - held) \
+            from None
+
+
+def _pull(dev, store, result, info, journal, progress, page_limit, started):
+    device_id = result.device_id
     # The box has no clock of its own: each sync gives it the time, so the records it
     # writes from now on carry wall time (older ones keep t = null).
     dev.time_set()
@@ -195,6 +220,17 @@ def run(args):
             with dbmod.open_db(db_path, create=True) as store:
                 result = sync_device(dev, store, progress, warn=_warn)
                 games = len(store.games())
+    except SyncInterrupted as e:
+        if e.stored_seq:
+            kept = "records up to seq %d from %s are stored in %s (%s by this sync)" % (
+                e.stored_seq, e.device_id, db_path, count(e.added, "new record"))
+        else:
+            kept = "no record from %s is stored yet" % e.device_id
+        raise Interrupted("sync interrupted: %s; the box keeps every record: run `tablemate sync` again "
+                          "for the rest" % kept)
+    except KeyboardInterrupt:
+        raise Interrupted("sync interrupted before any record was asked for; nothing was stored: run "
+                          "`tablemate sync` again")
     except LinkError as e:
         raise CliError(str(e), 1)
     except dbmod.DatabaseError as e:
@@ -204,14 +240,14 @@ def run(args):
     rate = result.received / result.seconds if result.seconds > 0 else 0.0
     if result.gaps:
         missing = sum(b - a + 1 for a, b in result.gaps)
-        print("missing on %s: seqs %s (%d record%s) were pruned on the box before %s received them;"
+        print("missing on %s: seqs %s (%s) were pruned on the box before %s received them;"
               " kept as a gap, their games show as incomplete"
-              % (result.device_id, dbmod.seq_ranges_text(result.gaps), missing, "" if missing == 1 else "s",
-                 db_path))
+              % (result.device_id, dbmod.seq_ranges_text(result.gaps), count(missing, "record"), db_path))
     if result.added:
-        print("synced %d new records from %s in %.1f s (%.0f records/s); %d games in %s"
-              % (result.added, result.device_id, result.seconds, rate, games, db_path))
+        print("synced %s from %s in %.1f s (%.0f records/s); %s in %s"
+              % (count(result.added, "new record"), result.device_id, result.seconds, rate,
+                 count(games, "game"), db_path))
     else:
-        print("nothing new on %s (up to seq %d); %d games in %s"
-              % (result.device_id, result.cursor, games, db_path))
+        print("nothing new on %s (up to seq %d); %s in %s"
+              % (result.device_id, result.cursor, count(games, "game"), db_path))
     return 0

@@ -11,6 +11,7 @@ events and the serial path.
 import collections
 import json
 import os
+import re
 import selectors
 import sys
 import termios
@@ -18,12 +19,17 @@ import time
 import tty
 
 from host.cli import CliError
+from host.words import count
 
 RELEASE_S = 0.12
 KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "m": 8, "o": 9, "b": 10}
 QUIT_KEYS = ("q", "Q", "\x03", "\x04")  # q, Ctrl-C, Ctrl-D
 EVENT_LINES = 5
 LEDS_PER_ROW = 5
+LED_CELL = 14  # columns per LED: swatch, label and room
+MIN_COLUMNS = 40  # narrower, the LEDs and the OLED's text no longer fit beside their labels
+_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_TOKENS = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|.", re.S)
 # Braille cells are 2x4 dots: ((dx, dy), bit of U+2800 + bits) for each dot.
 BRAILLE_DOTS = (((0, 0), 0x01), ((0, 1), 0x02), ((0, 2), 0x04), ((1, 0), 0x08),
                 ((1, 1), 0x10), ((1, 2), 0x20), ((0, 3), 0x40), ((1, 3), 0x80))
@@ -127,54 +133,114 @@ def fb_rows(fb, width, height):
     return rows
 
 
-def render(view, width=120):
-    """The screen as lines (may hold colour escapes; each stays within width columns)."""
-    title = BOLD + "tablemate virtual device" + RESET
-    lines = [title + "   board %s   serial %s" % (view.board, view.port), ""]
-    lines.append("LEDs")
+def render(view, width=120, height=None):
+    """The screen as lines, each within width columns (they may hold colour escapes), and
+    within height lines when given: the blank lines and the events give way first; the
+    header, the LEDs, the OLED and the keys are always shown, or a line says how big the
+    terminal must be."""
+    header, leds, buzzer, events, footer = _blocks(view, width)
+    oled = oled_lines(view, width, picture=True)
+    padded = events + [""] * (EVENT_LINES + 1 - len(events))  # the events keep their place as they come
+    full = header + [""] + leds + [""] + oled + [""] + buzzer + [""] + padded + [""] + footer
+    if height is None or len(full) <= height:
+        return full
+    # Too tall: no blank lines, the OLED as text alone if its picture does not fit, then as
+    # many of the latest events as there is room for.
+    for screen in (oled, oled_lines(view, width, picture=False)):
+        blocks = [header, leds, screen, buzzer]
+        room = height - sum(len(b) for b in blocks) - len(footer)
+        if room >= 0:
+            if room >= 2:
+                blocks.append(events[:1] + events[1:][-(room - 1):])
+                room -= len(blocks[-1])
+            lines = []
+            for block in blocks:  # what room is left separates the blocks, the top ones first
+                lines += block + [""] * (room > 0)
+                room -= 1
+            return lines + footer
+    return too_small(view, width, height)
+
+
+def _blocks(view, width):
+    """(header, LEDs, buzzer, events, footer) as lines within width columns."""
+    header = wrap(BOLD + "tablemate virtual device" + RESET
+                  + "   board %s   serial %s" % (view.board, view.port), width)
+    leds = ["LEDs"]
     cells = led_cells(view)
-    for start in range(0, len(cells), LEDS_PER_ROW):
-        row = cells[start:start + LEDS_PER_ROW]
-        lines.append("  " + "".join(text + " " * (14 - n) for text, n in row))
-    lines.append("")
+    per_row = max(1, min(LEDS_PER_ROW, (width - 2) // LED_CELL))
+    for start in range(0, len(cells), per_row):
+        row = cells[start:start + per_row]
+        leds.append("  " + "".join(text + " " * (LED_CELL - n) for text, n in row))
+    buzzer = ["buzzer: " + ("%d Hz" % view.tone if view.tone else "silent")]
+    events = ["events" + ("  (%s)" % count(view.errors, "error") if view.errors else "")]
+    events += ["  " + json.dumps(ev, separators=(",", ":"))[: width - 4] for ev in view.events]
+    footer = []
+    if view.hung_up:
+        footer += wrap(BOLD + "the device hung up" + RESET + " - press q", width)
+    elif view.halted:
+        footer += wrap(BOLD + "firmware stopped (%s)" % view.halted + RESET
+                       + ": the REPL has the serial port; machine.soft_reset() there restarts it", width)
+    footer += wrap(key_line(view), width)
+    return header, leds, buzzer, events, footer
+
+
+def too_small(view, width, height):
+    """The screen of a terminal the box does not fit: its size, and the size it needs."""
+    need_width = max(width, MIN_COLUMNS)
+    header, leds, buzzer, _events, footer = _blocks(view, need_width)
+    need = len(header + leds + oled_lines(view, need_width, picture=False) + buzzer + footer)
+    text = ("the terminal is %dx%d: the virtual box needs at least %dx%d to show its LEDs, screen and keys"
+            " - make the window larger (q quits)" % (width, height, need_width, need))
+    return wrap(BOLD + text + RESET, max(width, 1))[:max(height, 1)]
+
+
+def oled_lines(view, width, picture):
+    """The OLED as text, and beside it as a picture when asked and there is room."""
     text_width = 18
     if view.oled_size is None:
-        lines.append("OLED: none on this board")
-    else:
-        w, h = view.oled_size
-        pic = fb_rows(view.fb, w, h) if view.fb and len(view.fb) >= w * h // 8 else []
-        show_pic = pic and width >= len(pic[0]) + text_width + 8
-        text_rows = max(h // 8, len(view.oled_lines))
-        lines.append("OLED" + (" " * (len(pic[0]) + 1) if show_pic else "") + "  text")
-        left = []
-        if show_pic:
-            bar = "─" * len(pic[0])
-            left = ["┌" + bar + "┐"] + ["│" + r + "│" for r in pic] + ["└" + bar + "┘"]
-        right = ["┌" + "─" * 16 + "┐"]
-        for i in range(text_rows):
-            t = view.oled_lines[i] if i < len(view.oled_lines) else ""
-            right.append("│" + t[:16].ljust(16) + "│")
-        right.append("└" + "─" * 16 + "┘")
-        for i in range(max(len(left), len(right))):
-            a = left[i] if i < len(left) else (" " * len(left[0]) if left else "")
-            b = right[i] if i < len(right) else ""
-            lines.append(a + ("  " if left else "") + b)
-    lines.append("")
-    lines.append("buzzer: " + ("%d Hz" % view.tone if view.tone else "silent"))
-    lines.append("")
-    lines.append("events" + ("  (%d errors)" % view.errors if view.errors else ""))
-    for ev in view.events:
-        lines.append("  " + json.dumps(ev, separators=(",", ":"))[: width - 4])
-    for _ in range(EVENT_LINES - len(view.events)):
-        lines.append("")
-    lines.append("")
-    if view.hung_up:
-        lines.append(BOLD + "the device hung up" + RESET + " - press q")
-    elif view.halted:
-        lines.append(BOLD + "firmware stopped (%s)" % view.halted + RESET
-                     + ": the REPL has the serial port; machine.soft_reset() there restarts it")
-    lines.append(key_line(view))
+        return ["OLED: none on this board"]
+    w, h = view.oled_size
+    pic = fb_rows(view.fb, w, h) if view.fb and len(view.fb) >= w * h // 8 else []
+    show_pic = picture and pic and width >= len(pic[0]) + text_width + 8
+    text_rows = max(h // 8, len(view.oled_lines))
+    lines = ["OLED" + (" " * (len(pic[0]) + 1) if show_pic else "") + "  text"]
+    left = []
+    if show_pic:
+        bar = "─" * len(pic[0])
+        left = ["┌" + bar + "┐"] + ["│" + r + "│" for r in pic] + ["└" + bar + "┘"]
+    right = ["┌" + "─" * 16 + "┐"]
+    for i in range(text_rows):
+        t = view.oled_lines[i] if i < len(view.oled_lines) else ""
+        right.append("│" + t[:16].ljust(16) + "│")
+    right.append("└" + "─" * 16 + "┘")
+    for i in range(max(len(left), len(right))):
+        a = left[i] if i < len(left) else (" " * len(left[0]) if left else "")
+        b = right[i] if i < len(right) else ""
+        lines.append(a + ("  " if left else "") + b)
     return lines
+
+
+def wrap(line, width):
+    """A line that may hold colour escapes as lines of at most width visible columns, broken
+    at a space where there is one (a style carries on to the next line, as the terminal keeps it)."""
+    out, cur, seen, space = [], "", 0, None
+    for token in _TOKENS.findall(line):
+        if token.startswith("\x1b"):
+            cur += token
+            continue
+        if seen == width:
+            if space is not None:
+                out.append(cur[:space])
+                cur = cur[space + 1:]
+            else:
+                out.append(cur)
+                cur = ""
+            seen, space = len(_ESCAPE.sub("", cur)), None
+        if token == " ":
+            space = len(cur)
+        cur += token
+        seen += 1
+    return out + [cur]
 
 
 def key_line(view):
@@ -199,33 +265,51 @@ class Tui:
             self.view.apply(self.world.hello)
         self.held = {}  # button -> monotonic time its up edge is due
 
-    def draw(self):
+    def size(self):
         try:
-            width = os.get_terminal_size(self.out.fileno()).columns
+            return tuple(os.get_terminal_size(self.out.fileno()))
         except OSError:
-            width = 120
-        body = "\x1b[K\r\n".join(render(self.view, width))
+            return (120, None)
+
+    def draw(self):
+        self.drawn_size = width, height = self.size()
+        if width < MIN_COLUMNS and height is not None:
+            lines = too_small(self.view, width, height)
+        else:
+            lines = render(self.view, width, height)
+        body = "\x1b[K\r\n".join(lines)
         self.out.write("\x1b[H" + body + "\x1b[K\x1b[J")
         self.out.flush()
 
-    def key(self, ch):
-        """Handle one key; False to quit."""
-        if ch in QUIT_KEYS:
-            return False
-        button = KEYS.get(ch.lower())
-        if button is None:
-            return True
-        if button not in self.held:
-            self.world.edge(button, True)
-        self.held[button] = time.monotonic() + RELEASE_S
-        return True
+    def keys(self, text):
+        """Handle the keys of one read; False to quit. Keys that arrive in one read were
+        pressed together: their buttons go down at the same microsecond (one edge message
+        each, in one write), so the arbiter sees them as pressed at once."""
+        pressed = []
+        due = time.monotonic() + RELEASE_S
+        going_on = True
+        for ch in text:
+            if ch in QUIT_KEYS:
+                going_on = False
+                break
+            button = KEYS.get(ch.lower())
+            if button is None:
+                continue
+            if button not in self.held and button not in pressed:
+                pressed.append(button)
+            self.held[button] = due
+        if pressed:
+            self.world.edges([(button, True) for button in pressed])
+        return going_on
 
     def release_due(self):
+        """Up edges of the keys whose release is due; keys pressed together let go together."""
         now = time.monotonic()
-        for button, due in list(self.held.items()):
-            if due <= now:
-                del self.held[button]
-                self.world.edge(button, False)
+        released = [button for button, due in self.held.items() if due <= now]
+        for button in released:
+            del self.held[button]
+        if released:
+            self.world.edges([(button, False) for button in released])
 
     def loop(self):
         sel = selectors.DefaultSelector()
@@ -243,9 +327,8 @@ class Tui:
                         data = os.read(self.fd_in, 64)
                         if not data:
                             return 0
-                        for ch in data.decode("latin-1"):
-                            if not self.key(ch):
-                                return 0
+                        if not self.keys(data.decode("latin-1")):
+                            return 0
                     else:
                         for msg in self.world.read():
                             self.view.apply(msg)
@@ -262,18 +345,27 @@ class Tui:
                             else:
                                 self.view.hung_up = True
                 self.release_due()
-                if dirty:
+                if dirty or self.size() != self.drawn_size:  # a resized window is drawn anew
                     self.draw()
         finally:
             sel.close()
 
 
+def need_terminal(stdin):
+    """CliError unless stdin (a file or a descriptor) is a terminal; returns its descriptor."""
+    try:
+        fd = stdin if isinstance(stdin, int) else stdin.fileno()
+        if os.isatty(fd):
+            return fd
+    except (AttributeError, ValueError, OSError):
+        pass  # no stdin at all, or a closed one
+    raise CliError("the terminal UI needs a terminal on stdin (use --headless for scripts)")
+
+
 def run(device, fd_in=None, out=None):
     """Run the terminal UI until q; the terminal is restored whatever happens."""
-    fd_in = sys.stdin.fileno() if fd_in is None else fd_in
+    fd_in = need_terminal(sys.stdin if fd_in is None else fd_in)
     out = sys.stdout if out is None else out
-    if not os.isatty(fd_in):
-        raise CliError("the terminal UI needs a terminal on stdin (use --headless for scripts)")
     saved = termios.tcgetattr(fd_in)
     out.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hidden cursor
     out.flush()

@@ -150,9 +150,13 @@ class WorldConnection:
         return self.sock.fileno()
 
     def send(self, msg):
+        return self.send_all([msg])
+
+    def send_all(self, msgs):
+        """Send messages in one write: the device reads them together (edges of one instant)."""
         if self.closed:
             return False
-        data = (json.dumps(msg, separators=(",", ":")) + "\n").encode()
+        data = b"".join((json.dumps(m, separators=(",", ":")) + "\n").encode() for m in msgs)
         try:
             self.sock.setblocking(True)
             self.sock.sendall(data)
@@ -165,9 +169,15 @@ class WorldConnection:
         return True
 
     def edge(self, button, down, us=None):
+        return self.edges([(button, down)], us)
+
+    def edges(self, changes, us=None):
+        """Button edges [(button, down), ...] at one microsecond (now unless given), in one
+        write: buttons pressed together are pressed at the same microsecond on the box."""
         if us is None:
             us = time.monotonic_ns() // 1000
-        return self.send({"t": "edge", "b": button, "down": 1 if down else 0, "us": us})
+        return self.send_all([{"t": "edge", "b": b, "down": 1 if down else 0, "us": us}
+                              for b, down in changes])
 
     def read(self):
         """The messages that have arrived (without blocking); sets .closed at end of stream."""

@@ -118,12 +118,11 @@ def run_all(args, tree):
                 if line.startswith("SKIP"):
                     print(name, line)
     n = len(args.modules or modules())
-    larger = sorted({module_heapsize(r[1], args.heapsize) for r in names} - {args.heapsize})
+    asked = [module_heapsize(r[1], args.heapsize) for r in names]
+    larger = sorted(set(asked) - {args.heapsize})
+    heap_note = args.heapsize
     if larger:
-        heap_note = "%s (%d at %s)" % (args.heapsize, sum(module_heapsize(r[1], args.heapsize) != args.heapsize
-                                                            for r in names), "/".join(larger))
-    else:
-        heap_note = args.heapsize
+        heap_note += " (%d at %s)" % (len([h for h in asked if h != args.heapsize]), "/".join(larger))
     if broken and not failed:
         failed = len(broken)  # a module that crashed before its summary counts as a failure
     print("micropython: %d passed, %d failed, %d skipped (%d modules, -X heapsize=%s, %s)"

@@ -6,7 +6,9 @@ PORT taken from the environment variable TABLEMATE_WORLD.
 
 front-end -> device
     {"t": "edge", "b": 0..10, "down": 1|0, "us": int}   a button edge at the front-end's
-        own microsecond clock; the board keeps the gaps between edges exact
+        own microsecond clock; the board keeps the gaps between edges exact. Edges sent in
+        one write are all taken in before the firmware's next decision (buttons pressed
+        together, at one us, are a tie)
     {"t": "mode", "name": str, "options": {...}}        switch mode (scripts)
     {"t": "sync", "id": int}                            answered once all input before it is handled
     {"t": "mark", "id": int}                            answered as soon as it is read: everything
@@ -28,6 +30,8 @@ import os
 
 ENV = "TABLEMATE_WORLD"
 HOST = "127.0.0.1"
+READ_SIZE = 1024  # bytes taken from the socket at once
+MAX_LINE = 4096  # a message longer than this is not one of ours
 MAX_PENDING = 64 * 1024  # bytes queued for a front-end that stopped reading; beyond: drop frames
 
 
@@ -137,17 +141,27 @@ class World:
         import asyncio
 
         stream = asyncio.StreamReader(self._sock)
+        rest = b""
         try:
             while not self.closed:
-                busy = self.busy
-                while busy is not None and busy():
-                    await asyncio.sleep_ms(1)
-                line = await stream.readline()
-                if not line:
+                data = await stream.read(READ_SIZE)
+                if not data:
                     break
-                line = line.strip()
-                if line:
-                    self._dispatch(line)
+                lines = (rest + data).split(b"\n")
+                rest = lines.pop()
+                if len(rest) > MAX_LINE:
+                    self.send({"t": "error", "msg": "a line longer than %d bytes: dropped" % MAX_LINE})
+                    rest = b""
+                # Every line of one read is handled before the firmware's other tasks run:
+                # edges sent together (keys of one terminal read) reach the ring together,
+                # before the arbiter decides anything.
+                for line in lines:
+                    busy = self.busy
+                    while busy is not None and busy():
+                        await asyncio.sleep_ms(1)
+                    line = line.strip()
+                    if line:
+                        self._dispatch(line)
         except OSError:
             pass
         self._close()

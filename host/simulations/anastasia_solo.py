@@ -13,6 +13,7 @@ from host.automa_deck_file import load_deck
 from host.simulate import random_bot
 from host.simulations import tally
 from host.simulations.anastasia_solo_bot import BaselineBot
+from host.words import count
 
 DEFAULT_PLAYERS = 1
 BOTS = {"baseline": BaselineBot, "random": random_bot}
@@ -122,8 +123,8 @@ class Report:
         out.append("player actions     %s" % self.actions.text())
         judged = sum(self.tiers) + self.skipped
         out.append("")
-        out.append("automa: %d turns, %d actions judged%s" % (
-            self.automa_turns, judged,
+        out.append("automa: %s, %s judged%s" % (
+            count(self.automa_turns, "turn"), count(judged, "action"),
             ", %d not taken (the game had ended)" % self.not_taken if self.not_taken else ""))
         rows = [(TIERS[t] + " tier", self.tiers[t]) for t in range(3)] + [("skipped", self.skipped)]
         out.extend(tally.table(rows, judged))

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from firmware import protocol as P
-from firmware.link import MAX_EPOCH, MAX_NAME, MAX_PAGE, MAX_PATH, MAX_SEQ, OPS
+from firmware.link import MAX_EPOCH, MAX_HZ, MAX_NAME, MAX_PAGE, MAX_PATH, MAX_SEQ, OPS
 from host.pty_relay import PtyRelay
 from host.serial_client import DeviceClient, LinkError, open_port
 
@@ -234,6 +234,12 @@ def _bad_args(r, op):
         return {"name": r.choice([_not_str(r), "", "m" * (MAX_NAME + 1), _nested(r)])}
     if op == "act":
         return {"action": r.choice([_not_list(r), [], [3, 1], ["x" * (MAX_NAME + 1)], ["draw"] + [0] * 16])}
+    if op == "selftest":
+        return r.choice([{"part": r.choice([_not_str(r), "", "lamps", _nested(r)])},
+                         {"part": "leds", "colour": r.choice([_not_str(r), "pink", ""])},
+                         {"part": "leds", "colour": "red", "led": r.choice([_not_int(r), -1, 256])},
+                         {"part": "sound", "hz": r.choice([_not_int(r), -1, 10, MAX_HZ + 1])},
+                         {"part": "buttons", "hz": 440}])
     if op == "files":
         return {"after": r.choice([_not_str(r), "", "p" * (MAX_PATH + 1), _nested(r)])}
     if op == "manifest":

@@ -44,11 +44,12 @@ def test_a_host_deals_scores_and_undoes_a_hand(tmp_path):
         db = str(tmp_path / "games.db")
         assert tablemate(tmp_path, "sync", "--port", sim.port, "--db", db).returncode == 0
         listed = tablemate(tmp_path, "games", "list", "--db", db).stdout.splitlines()
-        assert len(listed) == 2 and "anathema" in listed[1] and "P1:6 P2:2 P3:3" in listed[1]
-        shown = tablemate(tmp_path, "games", "show", "1", "--db", db).stdout
+        assert len(listed) == 2 and "anathema" in listed[1] and "P1 6, P2 2, P3 3" in listed[1]
+        game_id = listed[1].split()[0]
+        shown = tablemate(tmp_path, "games", "show", game_id, "--db", db).stdout
         assert "most familiars: P3" in shown and "undo of action 14" in shown and "hand scored" in shown
-        assert "scores [6, 2, 3], ended" in shown  # an end entered early: no winner
-        replayed = tablemate(tmp_path, "replay", "1", "--db", db)
+        assert "scores P1 6, P2 2, P3 3; ended" in shown  # an end entered early: no winner
+        replayed = tablemate(tmp_path, "replay", game_id, "--db", db)
         assert replayed.returncode == 0 and "every digest matches" in replayed.stdout
         stats = tablemate(tmp_path, "stats", "--db", db).stdout
         assert "Anathema hands" in stats and "face-off" not in stats

@@ -7,6 +7,7 @@ import pytest
 from firmware.record import decode_record, encode_record
 from host import db as dbmod
 from host import stats as stats_mod
+from host import stats_plot
 from host.cli import main as cli_main
 from tests.shared.anathema_box import Clock, deal_hand, score_hand
 from tests.shared.compat import tmp_dir
@@ -43,6 +44,11 @@ def store_path(tmp_path_factory):
     return path
 
 
+def _ids(store_path):
+    with dbmod.open_db(store_path) as s:
+        return [g["id"] for g in s.games()]
+
+
 def _run(capsys, *argv):
     status = cli_main([str(a) for a in argv])
     out = capsys.readouterr()
@@ -53,26 +59,27 @@ def test_games_list_and_show_read_hands_not_faceoffs(store_path, capsys):
     status, out, _ = _run(capsys, "games", "list", "--db", store_path)
     lines = out.splitlines()
     assert status == 0 and len(lines) == 3
-    assert lines[1].split()[2] == "anathema" and "won" in lines[1] and "P1:21 P2:12 P3:2" in lines[1]
-    assert "ended" in lines[2] and "P3:11" in lines[2]
-    status, out, _ = _run(capsys, "games", "show", "1", "--db", store_path)
+    assert lines[1].split()[2] == "anathema" and "won" in lines[1] and "P1 21, P2 12, P3 2" in lines[1]
+    assert "ended" in lines[2] and "P3 11" in lines[2]
+    first, second = _ids(store_path)
+    status, out, _ = _run(capsys, "games", "show", first, "--db", store_path)
     assert status == 0 and "winners  P1" in out and "gap" not in out
     assert "P1 dealt" in out and "most cards: P1" in out and "most familiars: P1 P3 (tie)" in out
     assert "P2 +1 point" in out and "P1 +1 sweep" in out and "sweeps entered" in out
     assert "hand scored: totals 8 2 2" in out and "hand scored: totals 21 12 2" in out
-    status, out, _ = _run(capsys, "games", "show", "2", "--db", store_path)
-    assert "undo of action" in out and "scores [0, 0, 11], ended" in out
+    status, out, _ = _run(capsys, "games", "show", second, "--db", store_path)
+    assert "undo of action" in out and "scores P1 0, P2 0, P3 11; ended" in out
 
 
 def test_replay_checks_every_digest_of_both_games(store_path, capsys):
-    for gid in (1, 2):
+    for gid in _ids(store_path):
         status, out, _ = _run(capsys, "replay", gid, "--db", store_path)
         assert status == 0 and "anathema_score, 3 players" in out and "every digest matches" in out
 
 
 def test_stats_count_hands_points_and_categories_per_player(store_path, capsys):
     with dbmod.open_db(store_path) as s:
-        stats = stats_mod.collect(s, [1, 2])
+        stats = stats_mod.collect(s, [g["id"] for g in s.games()])
     p1, p2, p3 = stats["P1"], stats["P2"], stats["P3"]
     assert (p1.games, p1.games_won, p2.games_won, p3.games_won) == (2, 1, 0, 0)  # game 2 ended early
     assert p1.figures == {"hands": 4, "points": 21, "most_cards": 2, "most_familiars": 2, "sweeps": 3,
@@ -85,16 +92,16 @@ def test_stats_count_hands_points_and_categories_per_player(store_path, capsys):
     head = [i for i, line in enumerate(lines) if line.startswith("Anathema hands")][0] + 1
     assert lines[head].split()[:3] == ["PLAYER", "HANDS", "POINTS"]
     assert lines[head + 1].split() == ["P1", "4", "21", "2", "2", "3", "10"]
-    assert "  P1      2 / 1" in out
+    assert lines[1].split() == ["P1", "2", "1"]  # games played, won
 
 
 def test_the_plot_shows_the_hand_figures_where_there_are_no_faceoffs(store_path, tmp_path, capsys):
     from matplotlib.figure import Figure
 
     with dbmod.open_db(store_path) as s:
-        stats = stats_mod.collect(s, [1, 2])
+        stats = stats_mod.collect(s, [g["id"] for g in s.games()])
     ax = Figure().subplots()
-    assert stats_mod._plot_figures(ax, stats) is True
+    assert stats_plot._plot_figures(ax, stats, stats_plot.player_colours(stats)) is True
     assert ax.get_title() == "Anathema hands" and len(ax.patches) == 6 * 3  # six figures, three players
     assert [p.get_height() for p in ax.patches][:6] == [4, 21, 2, 2, 3, 10]  # P1's bars
     png = tmp_path / "stats.png"

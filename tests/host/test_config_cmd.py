@@ -97,6 +97,16 @@ BAD_FILES = [
     ("difficulty.toml", '[anastasia_solo]\ndifficulty = "brutal"\n',
      "anastasia_solo.difficulty: must be one of normal, easy, hard, got 'brutal'"),
     ("soloplayers.toml", "[anastasia_solo]\nplayers = 4\n", "anastasia_solo.players: must be 1..3"),
+    ("twice.toml", "".join('[[roster]]\nname = "%s"\ncolour = "#000000"\n' % n
+                           for n in ("Ana", "Ben", "Ana")),
+     "roster: players 1 and 3 are both named 'Ana': each player needs a name of their own"),
+    ("alike.json", '{"roster": [{"name": "Jos\\u00e9", "colour": [1, 2, 3]},'
+                   ' {"name": "jose", "colour": [1, 2, 3]}]}',
+     "roster: players 1 and 2, named 'Jos\u00e9' and 'jose', read the same on the box's screen"),
+    ("seat.toml", '[[roster]]\nname = "P2"\ncolour = "#000000"\n',
+     "roster: player 1 is named 'P2', the name player 2 has by default"),
+    ("script.json", '{"roster": [{"name": "\\u0141ukasz", "colour": [1, 2, 3]}]}',
+     "roster: player 1 name must be letters, digits and signs of Latin-1"),
 ]
 
 
@@ -125,6 +135,16 @@ def test_invalid_files_name_the_key_and_send_nothing(tmp_path, capsys, name, tex
     err = capsys.readouterr().err
     assert status == 2
     assert message.split(":")[0] in err and str(path) in err and "port" not in err.split(str(path))[-1]
+
+
+def test_a_file_not_saved_as_utf8_names_the_line(tmp_path, capsys):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('[[roster]]\nname = "Ana"\ncolour = "#000000"\n\n[[roster]]\nname = "Zo\u00eb"\n'
+                     'colour = "#ffffff"\n'.encode("latin-1"))
+    status = cli_main(["config", "push", str(path), "--port", str(tmp_path / "no-such-port")])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert "latin1.toml: line 6 is not UTF-8 text (byte 0xeb): save the file as UTF-8" in err
 
 
 def test_missing_file(tmp_path, capsys):
@@ -158,7 +178,7 @@ def test_written_files_read_back_to_the_same_settings(tmp_path):
 
 def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
     from host.bench_host import SimProcess, new_image
-    from host.serial_client import DeviceClient
+    from host.serial_client import DeviceClient, DeviceError
 
     image = tmp_path / "sim.img"
     new_image(image)
@@ -197,6 +217,20 @@ def test_push_and_pull_against_the_virtual_device(tmp_path, capsys):
         assert cli_main(["config", "push", str(deck), "--port", sim.port]) == 0
         with DeviceClient(sim.port) as dev:
             assert dev.settings_get()["anastasia_solo"]["automa_deck"] == ["m1: leave 3; draw 2"]
+        # names with accents go to the box and come back as they were written; two players with
+        # one name are refused by the box itself too (its settings_set op), changing nothing
+        names = [{"name": "Zo\u00eb", "colour": [1, 2, 3]}, {"name": "Jos\u00e9", "colour": [4, 5, 6]},
+                 {"name": "\u00c6r\u00f8", "colour": [7, 8, 9]}]
+        accents = _write(tmp_path, "accents.json", json.dumps({"roster": names}))
+        assert cli_main(["config", "push", str(accents), "--port", sim.port]) == 0
+        with DeviceClient(sim.port) as dev:
+            assert dev.settings_get()["roster"] == names
+            with pytest.raises(DeviceError) as e:
+                dev.request("settings_set",
+                            changes={"roster": names + [{"name": "zoe", "colour": [0, 0, 0]}]})
+            assert e.value.code == "bad_arg" and "players 1 and 4" in e.value.msg
+            assert "read the same on the box's screen" in e.value.msg
+            assert dev.settings_get()["roster"] == names
         clear = _write(tmp_path, "clear.toml", "[anastasia_solo]\nautoma_deck = []\n")
         assert cli_main(["config", "push", str(clear), "--port", sim.port]) == 0
         with DeviceClient(sim.port) as dev:

@@ -101,8 +101,8 @@ def test_port_selection(monkeypatch):
         port_select.resolve_port(None, boards=[])
     with pytest.raises(CliError, match="2 Raspberry Pi boards found: /dev/ttyACM0.*ttyACM1.*--port"):
         port_select.resolve_port(None, boards=[("/dev/ttyACM0", "a"), ("/dev/ttyACM1", "b")])
-    monkeypatch.setenv(port_select.PORT_ENV, "/dev/ttyENV")
-    assert port_select.resolve_port(None, boards=[]) == "/dev/ttyENV"
+    monkeypatch.setenv(port_select.PORT_ENV, os.devnull)  # a path that exists
+    assert port_select.resolve_port(None, boards=[]) == os.devnull
 
 
 def test_find_boards_picks_the_raspberry_pi_vendor(monkeypatch):
@@ -180,20 +180,26 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
     assert sorted(ln.split()[2] for ln in would_copy) == sorted(compiled)
     assert any("firmware/app.py" in ln for ln in would_remove)
 
-    # 2. a flash cut after a few files is completed by the next one
+    # 2. a flash cut by Ctrl-C in the sixth file says which five were written; the next one completes it
     with SimProcess(image) as sim:
         real_write = flashmod.RawRepl.write
-        count = {"n": 0}
+        copied = []
 
-        def failing_write(self, path, data, progress=None):
-            count["n"] += 1
-            if count["n"] > 5:
-                raise CliError("cable pulled", 1)
-            return real_write(self, path, data, progress)
+        def ctrl_c_in_the_sixth_file(self, path, data, progress=None):
+            def shown(*progress_args):
+                if len(copied) == 5:
+                    raise KeyboardInterrupt  # where a Ctrl-C lands: between two chunks sent to the board
+            real_write(self, path, data, shown)
+            copied.append(path)
 
-        monkeypatch.setattr(flashmod.RawRepl, "write", failing_write)
-        with pytest.raises(CliError, match="cable pulled"):
-            flashmod.flash(sim.port, out=lines.append)
+        monkeypatch.setattr(flashmod.RawRepl, "write", ctrl_c_in_the_sixth_file)
+        assert cli_main(["flash", "--port", sim.port]) == 130
+        err = capsys.readouterr().err
+        total = len(would_copy)  # the plan the dry run listed
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert err.startswith("tablemate: flash interrupted after writing 5 of %d files: %s;"
+                              % (total, ", ".join(copied))), err
+        assert "until `tablemate flash` runs again, which copies the rest" in err
         monkeypatch.setattr(flashmod.RawRepl, "write", real_write)
         assert cli_main(["flash", "--port", sim.port]) == 0
         out = capsys.readouterr().out
@@ -213,6 +219,7 @@ def test_virtual_device_flash_end_to_end(tmp_path, capsys, monkeypatch):
         res = flashmod.flash(sim.port, out=lines.append, root=_changed_tree(tmp_path))
         assert (res["copied"], res["removed"]) == (1, 0)
         assert res["plan"].copy == ["engine/core.mpy"]
+        assert flashmod.summary(res).startswith("flashed 1 file (")  # not "1 files"
         assert res["unchanged"] == len(flashmod.target_files(backend="unix")) - 1
         assert res["restarted"] == "ended+restarted"
     from host import db as dbmod
@@ -303,3 +310,14 @@ def test_flash_checks_the_room_before_it_stops_or_writes_anything(tmp_path, monk
     monkeypatch.setattr(flashmod, "device_inventory", lambda port: (dict(facts, free=need + 4096), True))
     res = flashmod.flash("/dev/ttyNONE", dry_run=True, out=lines.append, cache_dir=tmp_path / "cache")
     assert res["restarted"] is None and "room: %.1f KB needed" % (need / 1024.0) in lines[-1]
+
+
+def test_a_ctrl_c_says_what_the_box_was_left_with():
+    words = flashmod._interrupted_words
+    assert words(False, [], 0) == "flash interrupted before anything was written: the box runs as it was"
+    assert words(True, [], 4).startswith("flash interrupted before any file was written; the box's firmware "
+                                         "stays stopped at its REPL until `tablemate flash` runs again")
+    one = words(True, ["engine/core.mpy"], 1)
+    assert one.startswith("flash interrupted after writing 1 of 1 file: engine/core.mpy;")
+    many = words(True, ["f%d.mpy" % i for i in range(11)], 40)
+    assert "after writing 11 of 40 files: f0.mpy, f1.mpy," in many and "f7.mpy and 3 more;" in many

@@ -55,10 +55,14 @@ def test_games_list_and_show(store_path, capsys):
     assert status == 0
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["ID", "STARTED", "GAME"]
-    assert len(lines) == 3 and lines[1].split()[0] == "1" and "anomia" in lines[1] and "ended" in lines[1]
-    status, out, _ = _run(capsys, "games", "--db", str(store_path), "show", "2")
+    assert len(lines) == 3 and lines[1].split()[0] == "1@1" and "anomia" in lines[1] and "ended" in lines[1]
+    second = lines[2].split()[0]
+    assert second == "32@1"  # the box's own game number (its game_start's seq) on box 1
+    status, out, _ = _run(capsys, "games", "--db", str(store_path), "show", second)
     assert status == 0
-    assert "players  Cleo, Ana, Zed" in out
+    assert out.startswith("game 32@1: anomia")
+    assert "players  P1 Cleo, P2 Ana, P3 Zed" in out
+    assert "winners  P3 Zed" in out and "scores P1 3, P2 5, P3 7; ended" in out  # the game_end record
     assert out.count("\n") > 15  # one line per record
     status, _, err = _run(capsys, "games", "show", "9", "--db", str(store_path))
     assert status == 2 and "no game 9" in err
@@ -66,11 +70,12 @@ def test_games_list_and_show(store_path, capsys):
 
 def test_export_json_and_csv(store_path, tmp_path, capsys):
     with dbmod.open_db(store_path) as s:
-        recs = s.game_records(1)
-    status, out, _ = _run(capsys, "games", "export", "1", "--format", "json", "--db", str(store_path))
+        recs = s.game_records("1@1")
+    status, out, _ = _run(capsys, "games", "export", "1@1", "--format", "json", "--db", str(store_path))
     assert status == 0
     doc = json.loads(out)
-    assert doc["game"]["id"] == 1 and doc["game"]["engine"] == "anomia_score"
+    assert doc["game"]["id"] == "1@1" and doc["game"]["engine"] == "anomia_score"
+    assert "row" not in doc["game"]  # the database's own numbering stays inside
     assert [r["seq"] for r in doc["records"]] == [r["seq"] for r in recs]
     assert doc["records"][1]["data"] == recs[1]["data"]
 
@@ -85,15 +90,28 @@ def test_export_json_and_csv(store_path, tmp_path, capsys):
         assert int(row["seq"]) == rec["seq"]
         fo = rec["data"].get("faceoff")
         if fo:
-            assert json.loads(row["action"]) == rec["data"]["action"]
+            assert row["action"] == _in_words(rec["data"]["action"])
             assert row["gap_us"] == ("" if fo["gap_us"] is None else str(fo["gap_us"]))
-            assert json.loads(row["presses"]) == fo["presses"]
+            # players as people number them: P1 is the engine's player 0
+            assert json.loads(row["presses"]) == [["P%d" % (p + 1), t, rank] for p, t, rank in fo["presses"]]
             assert row["tie"] == ("true" if fo["tie"] else "false")
     assert json.loads(rows[-1]["scores"]) == recs[-1]["data"]["scores"]
+    assert rows[-1]["winners"] == " ".join("P%d" % (w + 1) for w in recs[-1]["data"]["winners"])
+    assert "P0" not in target.read_text()
+
+
+def _in_words(action):
+    if action == ["undo"]:
+        return "undo"
+    if action[0] == "tie":
+        return "tie " + " ".join("P%d" % (p + 1) for p in action[1:])
+    if action[2] < 0:
+        return "P%d alone" % (action[1] + 1)
+    return "P%d beats P%d" % (action[1] + 1, action[2] + 1)
 
 
 def test_replay_passes_on_intact_games(store_path, capsys):
-    for gid in ("1", "2"):
+    for gid in ("1@1", "32"):
         status, out, _ = _run(capsys, "replay", gid, "--db", str(store_path))
         assert status == 0, out
         assert "every digest matches" in out
@@ -208,9 +226,10 @@ def _expected_stats(games):
 
 def test_stats_numbers_are_right(store_path):
     with dbmod.open_db(store_path) as s:
-        games = [s.game_records(1), s.game_records(2)]
-        stats = stats_mod.collect(s, [1, 2])
-        only_second = stats_mod.collect(s, [2])
+        ids = [g["id"] for g in s.games()]
+        games = [s.game_records(gid) for gid in ids]
+        stats = stats_mod.collect(s, ids)
+        only_second = stats_mod.collect(s, ids[1:])
     won, ties, gaps = _expected_stats(games)
     assert list(stats) == ["Ana", "Ben", "Cleo", "Dev", "Zed"]
     assert any(r["data"].get("action") == ["undo"] for r in games[0])
@@ -240,9 +259,9 @@ def test_stats_command_prints_ms_and_writes_a_png(store_path, tmp_path, capsys):
     status, out, _ = _run(capsys, "stats", "--db", str(store_path), "--game", "1", "--plot", str(png))
     assert status == 0
     with dbmod.open_db(store_path) as s:
-        ana = stats_mod.collect(s, [1])["Ana"]
+        ana = stats_mod.collect(s, ["1@1"])["Ana"]
     line = next(ln for ln in out.splitlines() if ln.startswith("Ana "))
-    assert line.split()[1:3] == [str(ana.won), str(ana.ties)]
+    assert line.split()[3:5] == [str(ana.won), str(ana.ties)]  # after GAMES and WON
     assert "%.3f ms" % (ana.median_gap_us() / 1000.0) in line
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
@@ -301,7 +320,7 @@ def test_a_game_of_another_mode_is_read_in_its_own_terms_never_as_faceoffs(tmp_p
     status, out, _ = _run(capsys, "games", "show", "1", "--db", str(path))
     assert status == 0 and "gap" not in out
     status, out, _ = _run(capsys, "games", "export", "1", "--format", "csv", "--db", str(path))
-    assert status == 0 and out.splitlines()[0] == "seq,kind,t,n,action,digest,scores,winners,reason"
+    assert status == 0 and out.splitlines()[0] == "seq,kind,t,n,action,digest,scores,winners,reason,detail"
     status, out, _ = _run(capsys, "stats", "--db", str(path))
     assert status == 0 and "0 face-offs won" in out
 
@@ -318,12 +337,12 @@ def test_a_game_with_a_gap_is_incomplete_in_list_show_replay_and_stats_never_a_m
     status, out, _ = _run(capsys, "games", "list", "--db", str(path))
     assert status == 0 and "MISMATCH" not in out
     rows = {ln.split()[0]: ln for ln in out.splitlines()[1:]}
-    assert "incomplete" in rows["1"] and "incomplete" not in rows["2"]
+    assert "incomplete" in rows["1@1"] and "incomplete" not in rows["%d@1" % after[0]["seq"]]
     status, out, _ = _run(capsys, "games", "show", "1", "--db", str(path))
     assert status == 0 and "missing  seqs 9-12: pruned on the box" in out
     status, out, _ = _run(capsys, "replay", "1", "--db", str(path))
     assert status == replay_mod.EXIT_INCOMPLETE and "MISMATCH" not in out
-    assert "game 1: incomplete, seqs 9-12" in out and "the 7 actions before them replay" in out
-    assert _run(capsys, "replay", "2", "--db", str(path))[0] == 0
+    assert "game 1@1: incomplete, seqs 9-12" in out and "the 7 actions before them replay" in out
+    assert _run(capsys, "replay", str(after[0]["seq"]), "--db", str(path))[0] == 0
     status, out, err = _run(capsys, "stats", "--db", str(path), "--plot", str(tmp_path / "s.png"))
     assert status == 0 and (tmp_path / "s.png").exists(), err  # the curve comes from the whole game

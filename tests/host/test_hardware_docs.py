@@ -2,7 +2,8 @@
 
 - the generated views (hardware/README.md tables, docs/hardware.md figures, the wiring
   SVG) are current, and byte-identical when generated again;
-- the Pico board the firmware builds uses the pins the docs show, bit for bit;
+- the Pico board the firmware builds uses the pins the docs show, bit for bit, and so does
+  the emulated Pico's board model (rp2box/board.mjs, driven by tests/host/rp2box_pins.mjs);
 - the sim board shows the same layout as the Pico box;
 - the BOM (hardware/bom.csv) buys parts for the box the pin map describes;
 - no other file lists pins of its own.
@@ -170,6 +171,84 @@ def test_the_pico_board_uses_the_pins_the_docs_show():
         rows["oled_sda"][0]["gpio"],
         rows["oled_scl"][0]["gpio"],
     }, "the firmware touches a pin the docs do not show"
+
+
+def test_the_macropad_board_uses_the_pins_pinmap_shows():
+    """The off-the-shelf build: each key the pin table names is that button on the board the
+    firmware builds, and the LED line, speaker and its amplifier's enable are where it says
+    (its SH1106 on SPI is checked under MicroPython: tests/shared/test_board.py)."""
+    doc = _doc()
+    hw = FakeHardware()
+    prof = load_profile("macropad", doc=doc)
+    prof["oled"]["enabled"] = False  # its frame buffer needs MicroPython's framebuf
+    board = board_pico.build(prof, hw=hw)
+    rows = {}
+    for r in pinmap.connections(doc, "macropad"):
+        rows.setdefault(r["role"], []).append(r)
+    buttons = rows["player"] + rows["control"]
+    assert [r["place"] for r in buttons] == ["KEY%d" % k for k in (1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 10)]
+    for r in buttons:
+        hw.press(r["gpio"], True)
+        assert board.read_mask() == 1 << r["bit"], r["label"]
+        hw.press(r["gpio"], False)
+    assert (hw.np.pin, hw.np.n) == (rows["led_data"][0]["gpio"], 12)
+    assert hw.pwm.pin == rows["piezo"][0]["gpio"]
+    assert hw.pins[rows["piezo_enable"][0]["gpio"]].out == 1
+    assert [r["place"] for r in rows["oled_cs"] + rows["oled_dc"] + rows["oled_reset"]] == [
+        "OLED_CS", "OLED_DC", "OLED_RESET"]
+    assert layout(prof)["leds"] == ["P%d" % p for p in range(1, 9)] + ["status", "", "", ""]
+
+
+def rp2box_pins(boards_json, profile):
+    """What the emulated Pico's board model (rp2box/board.mjs) does with a profile, found by
+    driving it around a stand-in chip (tests/host/rp2box_pins.mjs)."""
+    if shutil.which("node") is None:
+        pytest.skip("the emulated Pico's board model needs node")
+    probe = ROOT / "tests" / "host" / "rp2box_pins.mjs"
+    out = subprocess.run(["node", str(probe), str(boards_json), profile], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def expected_model(doc, profile):
+    """The same facts from host.pinmap, the docs' source."""
+    want = {"buttons": {}, "active_low": True}
+    for r in pinmap.connections(doc, profile):
+        if r["role"] in ("player", "control"):
+            want["buttons"][str(r["bit"])] = r["gpio"]
+            want["active_low"] = r["active"] == "low"
+        elif r["role"] == "led_data":
+            want.update(led_data=r["gpio"], led_count=r["count"], color_order=r["color_order"])
+        elif r["role"] in ("oled_sda", "oled_scl"):
+            want.setdefault("oled", {"i2c": r["i2c"], "address": r["address"]})[r["role"][5:]] = r["gpio"]
+        elif r["role"] == "piezo":
+            want["piezo_pwm"] = r["pwm"]
+    return want
+
+
+def test_the_emulated_pico_wires_the_pins_the_docs_show():
+    """rp2box/board.mjs reads boards.json itself (JavaScript): each button it presses, the LED
+    line it decodes, the I2C bus of its OLED and the PWM slice of its piezo are the pin table's."""
+    from host import rp2box
+
+    doc = _doc()
+    assert rp2box_pins(rp2box.BOARDS_JSON, rp2box.PROFILE) == expected_model(doc, rp2box.PROFILE)
+
+
+def test_a_changed_pin_map_moves_the_emulated_pico(tmp_path):
+    doc = _doc()
+    prof = doc["profiles"]["pico"]
+    prof["controls"]["pins"]["ok"], prof["controls"]["pins"]["back"] = (
+        prof["controls"]["pins"]["back"], prof["controls"]["pins"]["ok"])
+    prof["piezo"]["pin"] = 22
+    prof["leds"]["count"] = 12
+    prof["leds"]["color_order"] = "RGB"
+    path = tmp_path / "boards.json"
+    path.write_text(json.dumps(doc))
+    got = rp2box_pins(path, "pico")
+    assert got == expected_model(doc, "pico")
+    assert got != expected_model(_doc(), "pico")
 
 
 def test_the_pin_table_names_the_header_pins_of_boards_json():

@@ -11,6 +11,7 @@ import pytest
 
 from host import bench_pico, flash
 from host.serial_client import TIMEOUT_SCALE_ENV
+from tests.host.doctor_harness import Harness
 from tests.host.pico_box import TIMEOUT_SCALE, PicoBox, require_node
 
 BIN = Path(sys.executable).parent
@@ -185,6 +186,38 @@ def test_winner_led_comes_within_a_ms_of_the_tie_window(box):
           % (lat, window, max(m["write_us"] for m in frames)))
     assert len(lat) == 3 and st["mode_status"]["decisions"] == 3
     assert all(window <= t <= window + 1000 for t in lat), lat
+
+
+class PicoPerson(Harness):
+    """The doctor harness on the emulated Pico: the box's own pump keeps its LED and OLED
+    state; presses are played at virtual times, so they last 60 ms however slow the emulator."""
+
+    def __init__(self, box):
+        Harness.__init__(self, box.world)
+        self.box = box
+
+    def pump(self, timeout=0.02):
+        self.box.pump(timeout)
+        self.take(self.box.messages)
+        self.box.messages.clear()
+
+    def press(self, name):
+        t = self.box.now_us() + 5000
+        self.box.edges_at([(t, self.bits[name], True), (t + 60000, self.bits[name], False)])
+
+
+def test_doctor_on_the_pico(box):
+    """tablemate doctor through the real pins: buttons on their GPIOs, the NeoPixel line, the
+    SSD1306 over I2C, the piezo's PWM slice."""
+    with box.client() as dev:
+        dev.mode("menu")
+    person = PicoPerson(box)
+    code, out, err = person.run(box.port, "--press-timeout", "60", timeout=240)
+    assert code == 0, out + err
+    assert "  buttons  pass  11 of 11 pressed and released\n" in out
+    assert "  leds     pass  9 LEDs x 3 colours\n" in out
+    assert "  display  pass  test pattern 128x64\n" in out
+    assert "  piezo    pass  880 Hz for 0.4 s\n" in out
 
 
 def test_cli_box_keeps_its_flash_across_starts(box):

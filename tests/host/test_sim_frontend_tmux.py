@@ -125,3 +125,35 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
     while image_processes(image) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert image_processes(image) == []
+
+
+def test_an_80x24_terminal_shows_the_header_and_leds_and_a_smaller_one_says_how_big(tmp_path):
+    image = tmp_path / "flash.img"
+    tmux = Tmux(tmp_path / "tmux.sock")
+    env = " ".join("%s=%s" % kv for kv in (("TABLEMATE_DATA_DIR", tmp_path), ("TERM", "xterm-256color")))
+    command = "cd %s && env %s %s" % (ROOT, env, " ".join(sim_command(image, "--fresh", headless=False)))
+    res = tmux("new-session", "-d", "-s", SESSION, "-x", "80", "-y", "24", command)
+    assert res.returncode == 0, res.stderr
+    try:
+        screen = tmux.wait_for(lambda s: "About" in s and "q quit" in s)
+        rows = screen.splitlines()
+        assert rows[0].startswith("tablemate virtual device") and "serial /dev/pts/" in rows[0]
+        assert rows[1:3] == ["", "LEDs"] and "P1 off" in rows[3] and "P8 off" in screen
+        tmux("send-keys", "-t", SESSION, "o")  # the buzzers: the screen keeps its header and LEDs
+        armed = tmux.wait_for(lambda s: "ANOMIA 4P" in s and "P4 lit" in s)
+        assert armed.splitlines()[0].startswith("tablemate virtual device")
+        tmux("resize-window", "-t", SESSION, "-x", "70", "-y", "12")
+        small = tmux.wait_for(lambda s: "the terminal is 70x12" in s)
+        assert re.search(r"needs at least 70x\d+", small.replace("\n", " "))
+        tmux("resize-window", "-t", SESSION, "-x", "80", "-y", "24")
+        tmux.wait_for(lambda s: s.startswith("tablemate virtual device") and "P4 lit" in s)
+        tmux("send-keys", "-t", SESSION, "q")
+        deadline = time.monotonic() + WAIT_S
+        while tmux.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        tmux("kill-server")
+    deadline = time.monotonic() + WAIT_S
+    while image_processes(image) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert image_processes(image) == []

@@ -489,3 +489,43 @@ def test_virtual_device_game_from_buttons_syncs_replays_and_counts(tmp_path, cap
     assert (p1.won, p1.ties, p1.gaps_us) == (1, 1, [])
     assert (p2.won, p2.ties, p2.gaps_us) == (1, 2, [50000])
     assert (p3.won, p3.ties) == (0, 1)
+
+
+def test_a_count_of_one_reads_in_the_singular(box, tmp_path, capsys):
+    start = game_records(7, players=3, faceoffs=1)[0]  # one record: a game just started
+    assert box.journal.append(start["kind"], start["data"], start["t"]) == 1
+    assert _sync(box.port, tmp_path / "games.sqlite3") == 0
+    out = capsys.readouterr().out
+    assert "synced 1 new record from box-1" in out and "; 1 game in" in out, out
+
+
+def test_ctrl_c_mid_sync_says_what_is_stored_and_the_next_sync_completes(box, tmp_path, capsys):
+    import _thread
+
+    records = box.fill(games=3, faceoffs=12)
+    db = tmp_path / "games.sqlite3"
+    pages = []
+
+    def ctrl_c_on_the_third_page(req, reply):
+        if req and req.get("op") == "records":
+            pages.append(req)
+            if len(pages) == 3:
+                _thread.interrupt_main()  # what a Ctrl-C does while the host waits for this page
+                return None
+        return reply
+
+    box.tamper = ctrl_c_on_the_third_page
+    assert _sync(box.port, db) == 130
+    out = capsys.readouterr()
+    stored = _stored(db)
+    assert len(stored) >= 2 * 3  # the two pages before the cut (the box sends a few records a page)
+    last = stored[-1]["seq"]
+    assert out.out == "" and out.err.count("\n") == 1 and "Traceback" not in out.err, out.err
+    assert out.err.startswith("tablemate: sync interrupted: records up to seq %d from box-1 are stored in %s"
+                              " (%d new records by this sync)" % (last, db, len(stored))), out.err
+    assert "run `tablemate sync` again" in out.err
+    assert _same_records(stored, records[:len(stored)])
+    box.tamper = None
+    assert _sync(box.port, db) == 0
+    assert "synced %d new records" % (len(records) - len(stored)) in capsys.readouterr().out
+    assert _same_records(_stored(db), records) and box.journal.acked == records[-1]["seq"]

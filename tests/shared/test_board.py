@@ -25,13 +25,13 @@ def _err(doc, name="pico"):
 
 
 def test_shipped_profiles_load():
-    assert B.profile_names() == ["pico", "sim"]
-    for name in ("pico", "sim"):
+    assert B.profile_names() == ["macropad", "pico", "sim"]
+    for name in ("macropad", "pico", "sim"):
         p = B.load_profile(name)
         assert p["name"] == name
         assert p["players"]["count"] == 8
         assert p["controls"]["names"] == ["mode", "ok", "back"]
-        assert p["leds"]["count"] == 9 and p["leds"]["status_index"] == 8
+        assert p["leds"]["count"] == (12 if name == "macropad" else 9) and p["leds"]["status_index"] == 8
         assert p["oled"]["enabled"] in (True, False) and p["piezo"]["enabled"] in (True, False)
         assert p["capture"] in ("pio", "irq")
 
@@ -240,17 +240,21 @@ class FakePin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, hw, pin_id, mode=None, pull=None):
+    def __init__(self, hw, pin_id, mode=None, pull=None, value=None):
         self.hw = hw
         self.id = pin_id
         self.mode = mode
         self.pull = pull
+        self.out = value  # the level an output drives
         self.handler = None
         self.hard = None
         hw.pins[pin_id] = self
 
     def value(self):
         return (self.hw.levels >> self.id) & 1
+
+    def __call__(self, level):
+        self.out = level
 
     def irq(self, handler=None, trigger=0, hard=False):
         self.handler = handler
@@ -281,8 +285,8 @@ class FakeHardware:
         self.sm = WordsSM([])
 
         class Pin(FakePin):
-            def __init__(self, pin_id, mode=None, pull=None):
-                FakePin.__init__(self, hw, pin_id, mode, pull)
+            def __init__(self, pin_id, mode=None, pull=None, value=None):
+                FakePin.__init__(self, hw, pin_id, mode, pull, value)
 
         self.Pin = Pin
 
@@ -292,6 +296,20 @@ class FakeHardware:
             return i2c
 
         self.I2C = I2C
+
+        class SPI:
+            """Each write with the level every output drove at that moment."""
+
+            def __init__(self, bus, baudrate, sck, mosi):
+                self.bus, self.baudrate, self.sck, self.mosi = bus, baudrate, sck.id, mosi.id
+                self.transfers = []
+                hw.spi = self
+
+            def write(self, data):
+                outs = {p.id: p.out for p in hw.pins.values() if p.mode == FakePin.OUT}
+                self.transfers.append((outs, bytes(data)))
+
+        self.SPI = SPI
 
         class PWM:
             def __init__(self, pin):
@@ -348,6 +366,48 @@ def _pico(capture="pio", oled_present=True):
         prof["oled"]["enabled"] = False  # the SSD1306 frame buffer needs MicroPython's framebuf
     b = BP.build(prof, hw=hw)
     return hw, b, b.ring
+
+
+def test_a_spi_oled_is_checked_like_an_i2c_one():
+    def bad(section, key, value):
+        doc = _doc()
+        doc["profiles"]["macropad"][section][key] = value
+        return _err(doc, "macropad")
+
+    assert "cannot be SCK of SPI1" in bad("oled", "sck", 28)
+    assert "not an SPI bus" in bad("oled", "spi", 2)
+    assert "oled.bus must be one of i2c/spi" in bad("oled", "bus", "uart")
+    assert "oled.driver must be one of" in bad("oled", "driver", "sh1107")
+    assert "oled.column_offset must be an int 0..4" in bad("oled", "column_offset", 5)
+    assert "used twice" in bad("oled", "dc", 19)  # the NeoPixel line
+    assert "piezo.enable_pin" in bad("piezo", "enable_pin", 16)
+    assert "not a usable pin" in bad("oled", "reset", 25)
+
+
+def test_macropad_board_drives_its_sh1106_and_switches_its_speaker_on():
+    if not IS_MICROPYTHON:
+        skip("the SH1106 frame buffer needs MicroPython's framebuf")
+    from firmware import sh1106
+
+    hw = FakeHardware()
+    prof = B.load_profile("macropad")
+    board = BP.build(prof, hw=hw)
+    o = prof["oled"]
+    spi = hw.spi
+    assert (spi.bus, spi.sck, spi.mosi) == (o["spi"], o["sck"], o["mosi"])
+    outs, data = spi.transfers[0]
+    assert data == sh1106.init_sequence(64) and outs[o["dc"]] == 0 and outs[o["cs"]] == 0
+    assert outs[o["reset"]] == 1  # out of reset
+    outs, data = spi.transfers[1]
+    assert data == bytes((0xB0, 0xF & o["column_offset"], 0x10)) and outs[o["dc"]] == 0
+    assert board.missing == [] and board.oled is not None
+    assert hw.pins[prof["piezo"]["enable_pin"]].out == 1 and hw.pwm.pin == prof["piezo"]["pin"]
+    # the keys: player i on its pin, through the PIO capture of 8 consecutive pins
+    assert hw.first_pin == prof["players"]["pins"][0]
+    for name, pin in prof["controls"]["pins"].items():
+        hw.press(pin, True)
+        assert board.read_mask() == 1 << B.CONTROL_BITS[name], name
+        hw.press(pin, False)
 
 
 def _entries(ring):

@@ -219,3 +219,18 @@ def test_oled_base_show_is_a_hook():
     Display(s, 128, 32).text(["hi"])
     assert len(s.frames) == 1 and len(s.frames[0]) == 512 and any(s.frames[0])
     assert oled.show() is None
+
+
+def test_latin1_letters_are_drawn_as_their_ascii_base():
+    from firmware.screen_text import screen_text
+
+    fb = RecordingFb()
+    d = Display(fb)
+    d.scores([("Zo\xeb", 3), ("\xc6r\xf8", 12), ("Jos\xe9", 0)])
+    assert d.get_lines()[1:4] == ["Zoe            3", "AEro          12", "Jose           0"]
+    d.winner("Jos\xe9", "Fran\xe7ois next")
+    assert d.get_lines()[3].strip() == "Jose" and d.get_lines()[7].strip() == "Francois next"
+    drawn = "".join(t[0] for t in _texts(fb))
+    assert drawn and all(" " <= c <= "~" for c in drawn)  # the font has nothing else
+    assert screen_text("Stra\xdfe") == "Strasse" and screen_text("\u0141ukasz \u263a") == "?ukasz ?"
+    assert screen_text("plain") == "plain"

@@ -252,3 +252,34 @@ def test_leftover_temp_file_is_ignored_and_removed():
 def test_bad_path_naming():
     assert bad_path("/flash/settings.json") == "/flash/settings.bad"
     assert bad_path("/flash/config") == "/flash/config.bad"
+
+
+def _roster(*names):
+    return [{"name": n, "colour": [i, 2, 3]} for i, n in enumerate(names)]
+
+
+def test_latin1_names_are_kept_as_written_and_others_refused():
+    with tmp_dir() as d:
+        s = Settings(d + "/settings.json")
+        s.update({"roster": _roster("Zo\xeb", "Jos\xe9", "\xc6r\xf8", "Ren\xe9e")})
+        assert seat_names(s.get("roster"), 5) == ["Zo\xeb", "Jos\xe9", "\xc6r\xf8", "Ren\xe9e", "P5"]
+        assert Settings(d + "/settings.json").get("roster") == s.get("roster")  # through the file
+        e = raises(SettingsError, s.update, {"roster": _roster("\u0141ukasz")})
+        assert e.key == "roster" and "Latin-1" in e.reason
+
+
+def test_two_players_with_one_name_are_refused_changing_nothing():
+    with tmp_dir() as d:
+        path = d + "/settings.json"
+        s = Settings(path)
+        s.update({"roster": _roster("Ana", "Ben", "Cleo")})
+        before = read_bytes(path)
+        for names, says in ((("Ana", "Ben", "Ana"), "players 1 and 3 are both named 'Ana'"),
+                            (("Jos\xe9", "Ben", "jose"), "players 1 and 3, named "),
+                            (("Ana", "ANA "), "players 1 and 2, named "),
+                            (("P3", "Ben"), "player 1 is named 'P3', the name player 3 has by default")):
+            e = raises(SettingsError, s.update, {"roster": _roster(*names)})
+            assert e.key == "roster" and says in e.reason, e.reason
+            assert "each player needs a name of their own" in e.reason
+            assert read_bytes(path) == before and seat_names(s.get("roster"), 3) == ["Ana", "Ben", "Cleo"]
+        s.update({"roster": _roster("P1", "Ben", "P3")})  # a seat may keep its own number as its name
