@@ -132,6 +132,7 @@ class App:
         self.leds.set_status(STATUS_COLOUR)
 
         self.mode = None
+        self._mode_due = None  # the running mode's due_us, if it has one
         self.mode_name = "menu"
         self._modules_before = None  # modules loaded before the running mode started
         self.mode_error = None  # why the last mode failed to start, for the status op
@@ -284,6 +285,9 @@ class App:
             self._show_menu(now)
             raise ValueError("mode %s failed to start (%s)" % (name, e))
         self.mode = mode
+        # optional: when its next decision is due; bound once here, as a getattr at every
+        # input pass would allocate
+        self._mode_due = getattr(mode, "due_us", None)
         self.mode_name = name
         self.mode_error = None
         self.screen = SCREEN_MODE
@@ -512,8 +516,11 @@ class App:
     def _due_soon_us(self, now_us):
         """us until the mode's next decision falls due (0: now), or -1 when none is due
         within DUE_SOON_US or the board's clock moves only when told (a scripted sim)."""
+        due_us = self._mode_due
+        if self.mode is None or due_us is None:
+            return -1
         try:
-            due = self.mode.due_us() if self.mode is not None else -1
+            due = due_us()
         except Exception as e:  # noqa: BLE001 - input must survive a failing mode
             self.mode_failed(e)
             return -1
