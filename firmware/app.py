@@ -5,7 +5,9 @@ woken by every snapshot the capture pushes, plus a timed pass for the timers),
 LEDs, display and sound; on the sim board also the world channel (unixbox/world.py).
 
 Which board: $TABLEMATE_BOARD (the sim launcher sets it), else {"board": NAME} in
-config.json at the device root, else "pico". Data lives under data/ relative to the
+config.json at the device root, else "pico". config.json may also name the capture
+path ({"capture": "irq"}: the pin IRQs instead of the profile's PIO, on a Pico whose PIO
+is needed elsewhere or to compare the two). Data lives under data/ relative to the
 device root (the current directory: "/" on the Pico, the mounted image on the sim):
 the journal in data/journal, the settings in data/settings.json.
 
@@ -22,8 +24,8 @@ import time
 
 from firmware import modes
 from firmware import settings as settings_mod
+from firmware.app_parts import Clock, Input
 from firmware.buttons import BACK_BIT, MODE_BIT, N_INPUTS, OK_BIT, SEATS
-from firmware.context import Clock, Context, Input
 from firmware.ticks import ticks_add, ticks_diff
 
 FIRMWARE_VERSION = "0.1.0"
@@ -55,7 +57,23 @@ SCREEN_MODE = "mode"
 ABOUT = "about"  # the menu entry that is not a mode
 
 
-def choose_board():
+def read_config(path=CONFIG_PATH):
+    """config.json at the device root as a dict ({} when there is none)."""
+    try:
+        with open(path) as f:
+            import json
+
+            config = json.load(f)
+    except OSError:
+        return {}
+    except ValueError as e:
+        raise ValueError("%s is not valid JSON: %s" % (path, e))
+    if not isinstance(config, dict):
+        raise ValueError('%s must look like {"board": "pico"}' % path)
+    return config
+
+
+def choose_board(config=None):
     """The board profile name: environment, then config.json, then the Pico."""
     import os
 
@@ -63,18 +81,24 @@ def choose_board():
     name = getenv(BOARD_ENV) if getenv is not None else None
     if name:
         return name
-    try:
-        with open(CONFIG_PATH) as f:
-            import json
-
-            config = json.load(f)
-    except OSError:
-        return DEFAULT_BOARD
-    except ValueError as e:
-        raise ValueError("%s is not valid JSON: %s" % (CONFIG_PATH, e))
-    if not isinstance(config, dict) or not isinstance(config.get("board", DEFAULT_BOARD), str):
+    if config is None:
+        config = read_config()
+    if not isinstance(config.get("board", DEFAULT_BOARD), str):
         raise ValueError('%s must look like {"board": "pico"}' % CONFIG_PATH)
     return config.get("board", DEFAULT_BOARD)
+
+
+def board_overrides(config):
+    """make_board's overrides from config.json: the capture path when it names one."""
+    from firmware.board import CAPTURE_METHODS
+
+    capture = config.get("capture")
+    if capture is None:
+        return {}
+    if capture not in CAPTURE_METHODS:
+        raise ValueError("%s: capture must be one of %s, got %r"
+                         % (CONFIG_PATH, "/".join(CAPTURE_METHODS), capture))
+    return {"capture": capture}
 
 
 class WatchedSettings:
@@ -113,7 +137,10 @@ class App:
 
         self.firmware_version = FIRMWARE_VERSION
         self.started_ms = time.ticks_ms()
-        self.board = board if board is not None else make_board(board_name or choose_board())
+        if board is None:
+            config = read_config()
+            board = make_board(board_name or choose_board(config), **board_overrides(config))
+        self.board = board
         self.board_name = self.board.name
         gc.collect()  # the parsed board file is garbage now: keep the heap unfragmented
         makedirs(DATA_DIR)
@@ -174,6 +201,7 @@ class App:
         gc.collect()  # so mem_alloc is what is live, comparable between two calls
         st = {
             "board": self.board_name,
+            "capture": self.board.profile["capture"],
             "mode": self.mode_name,
             "screen": self.screen,
             "modes": modes.names(),
@@ -275,6 +303,8 @@ class App:
         now = time.ticks_ms()
         self._modules_before = modes.loaded()
         try:
+            from firmware.context import Context  # forgotten with the mode: the menu does not hold it
+
             ctx = Context(name, self.input, self.leds, self.display, self.sound, self.clock, self.journal,
                           self.settings, self.emit, DATA_DIR)
             mode = modes.load(name)(ctx, options or {})

@@ -64,6 +64,8 @@ class PicoBoard(Board):
         oled = None
         o = profile["oled"]
         if o["enabled"] and o.get("bus", "i2c") == "spi":
+            from firmware.sh1106 import spi_oled  # only a board with one pays for its code
+
             oled = spi_oled(hw, o)
         elif o["enabled"]:
             i2c = hw.I2C(o["i2c"], sda=Pin(o["sda"]), scl=Pin(o["scl"]), freq=o.get("freq", 400000))
@@ -125,19 +127,6 @@ class PicoBoard(Board):
         if self.pio is not None:
             self.pio.stop()
         self.capturing = False
-
-
-def spi_oled(hw, o):
-    """An SH1106 on SPI (the MacroPad's panel). SPI has no acknowledge, so nothing can tell
-    whether the panel is there: it is always taken as present."""
-    from firmware.sh1106 import SH1106
-
-    Pin = hw.Pin
-    spi = hw.SPI(o["spi"], baudrate=o.get("baudrate", 10000000), sck=Pin(o["sck"]), mosi=Pin(o["mosi"]))
-    cs = Pin(o["cs"], Pin.OUT, value=1)
-    dc = Pin(o["dc"], Pin.OUT, value=0)
-    reset = Pin(o["reset"], Pin.OUT, value=1)
-    return SH1106(spi, dc, cs, reset, o.get("width", 128), o.get("height", 64), o.get("column_offset", 0))
 
 
 def build(profile, hw=None, ring=None):

@@ -46,10 +46,19 @@ def automa_deck(v):
         return None
     from firmware import modes
 
-    before = modes.loaded()
-    try:
-        from firmware.deck_check import check
+    return modes.call_once("firmware.deck_check", "check", v)
 
-        return check(v)
-    finally:
-        modes.unload(before)
+
+def from_spec(spec):
+    """The check a registry spec names (firmware/modes): ("int", lo, hi), ("bool",),
+    ("one_of", choice, ...) or ("deck",) (automa_deck)."""
+    kind = spec[0]
+    if kind == "int":
+        return int_range(spec[1], spec[2])
+    if kind == "bool":
+        return boolean
+    if kind == "one_of":
+        return one_of(*spec[1:])
+    if kind == "deck":
+        return automa_deck
+    raise ValueError("no check %r" % (kind,))

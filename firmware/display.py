@@ -123,6 +123,12 @@ class Display:
         self._begin("blank")
         self._finish()
 
+    def picture(self, draw):
+        """A frame that draw(fb) paints (the self-test's pattern); no text on it."""
+        self._begin("picture")
+        draw(self.fb)
+        self._finish()
+
     def text(self, lines, title=None):
         """Plain lines of text, under a title bar if one is given."""
         self._begin("text")

@@ -11,7 +11,8 @@ Rules:
   the last intact record, the acked mark, the name of the last segment (an empty one).
 - An append is written and flushed before append() returns.
 - Opening scans every segment line by line (never the whole file at once) and trusts
-  only lines whose framing, length and CRC check out.
+  only lines whose framing, length and CRC check out (firmware/journal_open.py, loaded
+  only while a journal opens).
 - Torn tail: bad bytes after the last intact record of the LAST segment are what a cut
   during an append leaves. They are cut off (the intact prefix is copied to a temp file
   that is renamed over the segment) and counted in stats()["torn_bytes_cut"].
@@ -30,12 +31,12 @@ Rules:
 
 import os
 
-from firmware.record import MAX_PAYLOAD, BadRecord, decode_record, encode_record, split_line
+from firmware.record import MAX_PAYLOAD, BadRecord, decode_record, encode_record
 
 SEG_SUFFIX = ".seg"
 TMP_SUFFIX = ".tmp"
 ACK_NAME = "acked"
-ID_NAME = "id"  # the journal's random tag (see Journal._load_id)
+ID_NAME = "id"  # the journal's random tag (see journal_open.load_id)
 MAX_LINE = MAX_PAYLOAD + 40  # payload plus the three header fields and the newline
 MAX_BAD_SPOTS = 16
 _CHUNK = 256
@@ -181,23 +182,10 @@ class Journal:
         self.bad_spots = []
         self.ack_error = None
         makedirs(self.dir)
-        self._open()
-        self.id = self._load_id()
+        from firmware import modes
 
-    def _load_id(self):
-        """This journal's random tag, made with the journal: a wiped and recreated journal
-        starts its seqs at 1 again under a new tag, so a host never mixes the two."""
-        path = self._path(ID_NAME)
-        try:
-            with open(path, "rb") as f:
-                tag = f.read(16).decode().strip()
-            if len(tag) == 8 and all(c in "0123456789abcdef" for c in tag):
-                return tag
-        except (OSError, UnicodeError):
-            pass
-        tag = "".join("%02x" % b for b in os.urandom(4))
-        replace_file(path, tag.encode())
-        return tag
+        # the scan of what is on flash is not needed again: forgotten once the journal is open
+        modes.call_once("firmware.journal_open", "open_journal", self)
 
     # ---- paths
 
@@ -206,88 +194,6 @@ class Journal:
 
     def _seg_path(self, name_seq):
         return self._path("%08d%s" % (name_seq, SEG_SUFFIX))
-
-    # ---- open / scan
-
-    def _open(self):
-        names = []
-        for name in os.listdir(self.dir):
-            if name.endswith(TMP_SUFFIX):
-                os.remove(self._path(name))  # half-written replacement from a power cut
-            elif name.endswith(SEG_SUFFIX):
-                stem = name[:-len(SEG_SUFFIX)]
-                if stem.isdigit():
-                    names.append(int(stem))
-        names.sort()
-        self.acked = self._load_ack()
-        last = 0
-        for i in range(len(names)):
-            seg = self._scan(names[i], i == len(names) - 1, last)
-            self._segs.append(seg)
-            if seg[2]:
-                last = seg[2]
-        if names and names[-1] - 1 > last:
-            last = names[-1] - 1
-        self.last_seq = last if last > self.acked else self.acked
-
-    def _load_ack(self):
-        path = self._path(ACK_NAME)
-        try:
-            with open(path, "rb") as f:
-                text = f.read(32)
-        except OSError:
-            return 0
-        text = text.strip()
-        if text.isdigit():
-            return int(text)
-        # An unreadable mark only means records get sent again; the host drops duplicates.
-        self.ack_error = "bad ack mark %r" % (text,)
-        return 0
-
-    def _note_bad(self, name_seq, start):
-        self.bad_records += 1
-        if len(self.bad_spots) < MAX_BAD_SPOTS:
-            self.bad_spots.append((name_seq, start))
-
-    def _scan(self, name_seq, is_last, prev_seq):
-        path = self._seg_path(name_seq)
-        first = last = count = 0
-        good_end = 0  # end of the last intact record
-        pending_bad = []  # bad lines after good_end: mid-file unless nothing intact follows
-        with open(path, "rb") as f:
-            reader = LineReader(f)
-            while True:
-                item = reader.next()
-                if item is None:
-                    break
-                start, end, line = item
-                seq = 0
-                if line is not None:
-                    try:
-                        seq = split_line(line)[0]
-                    except BadRecord:
-                        seq = 0
-                if seq <= prev_seq or seq < name_seq:
-                    pending_bad.append(start)
-                    continue
-                for spot in pending_bad:
-                    self._note_bad(name_seq, spot)
-                pending_bad = []
-                prev_seq = last = seq
-                if not first:
-                    first = seq
-                count += 1
-                good_end = end
-            size = reader.offset + len(reader.buf)
-        if pending_bad:
-            if is_last:
-                self._cut(path, good_end)
-                self.torn_bytes_cut += size - good_end
-                size = good_end
-            else:
-                for spot in pending_bad:
-                    self._note_bad(name_seq, spot)
-        return [name_seq, first, last, count, size]
 
     def _cut(self, path, keep):
         """Replace the segment at path by its first keep bytes (temp + rename)."""

@@ -12,12 +12,11 @@ module only for a self-test and drops it after (no heap while a game runs). A se
 request touched for IDLE_END_MS ends by itself: a host that went away leaves a usable box.
 """
 
-import time
-
 from firmware.board import button_name
 from firmware.buttons import SEATS
 from firmware.link import SELFTEST_COLOURS
 from firmware.sound import MAX_DUTY
+from firmware.ticks import ticks_diff
 
 IDLE_END_MS = 60000
 CELL = 8  # the checkerboard's squares, in pixels
@@ -63,8 +62,18 @@ class SelfTest:
         if part == "leds" and args["colour"] not in SELFTEST_COLOURS:
             raise ValueError("unknown colour %s" % args["colour"])
         self.last_ms = now_ms
+        if self.part is None:
+            self._take_screen()
         self.part = part
         return getattr(self, "_" + part)(args)
+
+    def _take_screen(self):
+        """No key hints while the test runs (the keys do nothing else): on the screen's
+        bottom row and in the front-end's key line. The menu puts its own back at the end."""
+        app = self.app
+        if app.display is not None:
+            app.display.set_hint(None)
+        app.emit("hints", {"ok": "-", "back": "-", "mode": "-", "line": ""})
 
     def _buttons(self, args):
         app = self.app
@@ -95,11 +104,11 @@ class SelfTest:
 
     def _display(self, args):
         board = self.app.board
-        if board.oled is None:
+        display = self.app.display
+        if display is None:
             return {"display": "missing" if "oled" in getattr(board, "missing", ()) else "none"}
         o = board.profile["oled"]
-        test_pattern(board.oled, o.get("width", 128), o.get("height", 64))
-        board.oled.show()
+        display.picture(lambda fb: test_pattern(fb, o.get("width", 128), o.get("height", 64)))
         self._redraw = False
         return {"display": "drawn", "size": [o.get("width", 128), o.get("height", 64)]}
 
@@ -131,7 +140,7 @@ class SelfTest:
 
     def tick(self, now_ms):
         """From the app's LED task. True when the app's LEDs should tick (they are its own)."""
-        if time.ticks_diff(now_ms, self.last_ms) >= IDLE_END_MS:
+        if ticks_diff(now_ms, self.last_ms) >= IDLE_END_MS:
             self.app.end_selftest()
             return True
         if self._redraw and self.part == "buttons":

@@ -18,21 +18,22 @@ Every mode's game goes through a Session, so every mode gets the same behaviour:
   result against the digest of the kept copy (the copy is the fallback when the journal
   no longer holds the whole game);
 - status: game id, actions, scores, storage trouble.
+The rebuild from storage (the replays, the kept copy read back) lives in
+firmware/session_restore.py, loaded only when a game is undone by replay or a kept copy
+exists: a mode playing along never holds that code.
 A journal or flash failure never stops the game: it is kept in storage_error, the status
 LED blinks and a storage_error event goes out.
 """
 
 import gc
-import json
 import os
 
 from engine import gamelog
-from engine.core import IllegalAction, digest_of, write_canonical
+from engine.core import IllegalAction, write_canonical
 from engine.games import get_game
 from firmware.journal import replace_file
 from firmware.ticks import ticks_us
 
-REPLAY_CHUNK = 32  # actions replayed between two collections: the heap stays bounded
 KEPT_SUFFIX = "_game.json"
 
 
@@ -54,7 +55,7 @@ class Session:
         self.settings = {}
         self.over = False
         self.storage_error = None
-        self._seen = 0  # action records of the game the last _standing() found
+        self.seen = 0  # action records of the game the last standing() found (session_restore)
 
     # ---- records
 
@@ -124,13 +125,15 @@ class Session:
                 return False
             self.undoable = max(self.undoable - 1, 0)
             return True
+        from firmware.session_restore import replay, standing
+
         try:
-            standing = self._standing()
-            self.undoable = len(standing)
-            if not standing:
+            kept = standing(self)
+            self.undoable = len(kept)
+            if not kept:
                 return False
-            undone = standing.pop()
-            state = self._replay(standing)
+            undone = kept.pop()
+            state = replay(self, kept)
         except ValueError as e:  # records missing or damaged: say so, change nothing
             self.fail("cannot undo: %s" % e)
             return False
@@ -160,65 +163,6 @@ class Session:
     def kept_path(self):
         return self.ctx.data_dir + "/" + self.ctx.name + KEPT_SUFFIX
 
-    # ---- the game rebuilt from its records
-
-    def _game_records(self):
-        """This game's records in the journal, decoded one at a time."""
-        gid = self.game_id
-        for rec in self.ctx.journal.iter_since(gid - 1):
-            if rec["seq"] == gid or rec["data"].get("game") == gid:
-                yield rec
-
-    def _standing(self, least=None):
-        """The n of every action still standing (not taken back by an undo record), in order;
-        ValueError unless the journal holds the game's start and its self.n action records
-        (at least `least` of them, if given). self._seen: how many it holds."""
-        standing = []
-        seen = 0
-        started = False
-        for rec in self._game_records():
-            if rec["kind"] == gamelog.GAME_START:
-                started = True
-            if rec["kind"] != gamelog.ACTION:
-                continue
-            d = rec["data"]
-            if d.get("n") != seen:
-                raise ValueError("action %d of the game is missing from the journal" % seen)
-            seen += 1
-            if "undo" in d:
-                if not standing or standing[-1] != d["undo"]:
-                    raise ValueError("undo record %d does not take back the last action" % d["n"])
-                standing.pop()
-            else:
-                standing.append(d["n"])
-        self._seen = seen
-        if not started or (seen != self.n if least is None else seen < least):
-            raise ValueError("the journal no longer holds the whole game")
-        return standing
-
-    def _replay(self, standing):
-        """A new state from the game's seed with the actions numbered in standing applied, each
-        read back from the journal; checked against the digest recorded after the last one."""
-        state = self.engine.new_game(self.seed, self.players, **self.options)
-        digest = None
-        i = 0
-        for rec in self._game_records():
-            d = rec["data"]
-            if rec["kind"] == gamelog.GAME_START:
-                digest = d.get("digest")
-            elif i < len(standing) and rec["kind"] == gamelog.ACTION and d.get("n") == standing[i]:
-                try:
-                    state.apply(d.get("action"))
-                except IllegalAction as e:
-                    raise ValueError("action %d does not replay: %s" % (d["n"], e))
-                digest = d.get("digest")
-                i += 1
-                if i % REPLAY_CHUNK == 0:
-                    gc.collect()  # the decoded records are garbage: keep the heap from filling
-        if i != len(standing) or state.digest() != digest:
-            raise ValueError("the replayed game differs from its records")
-        return state
-
     # ---- the kept game
 
     def keep(self):
@@ -239,44 +183,14 @@ class Session:
 
     def load_kept(self):
         """The kept game (its file's fields, "state" read by the engine), or None if there is
-        none, it is over or unusable (said in storage_error, and the damaged file removed)."""
+        none, it is over or unusable (firmware/session_restore.py says how)."""
         try:
-            with open(self.kept_path()) as f:
-                kept = _checked(json.load(f))
-            kept["state"] = self._kept_state(kept)
+            os.stat(self.kept_path())
         except OSError:
-            return None
-        except Exception as e:  # noqa: BLE001 - a damaged file must not stop the mode
-            self.storage_error = "kept game unreadable (%s): a new game starts" % (e,)
-            self.forget()
-            return None
-        if kept["state"].is_over():
-            self.forget()
-            return None
-        return kept
+            return None  # none kept: the restore code is not even loaded
+        from firmware.session_restore import load_kept
 
-    def _kept_state(self, kept):
-        """The kept game's state. Where the session undoes by replay, the game is replayed from
-        the journal the same way (each replay checked against the digest its last record
-        holds): the records are what a host syncs, so they win over the kept copy, and they
-        may hold one action more (a cut between the journal's append and the copy's
-        replacement). The kept copy is the fallback when the journal no longer holds the game."""
-        saved = kept["state"]
-        players = kept.get("players")
-        if not self.engine_undo and isinstance(kept["seed"], int) and isinstance(players, int):
-            self.game_id, self.n, self.seed = kept["game"], kept["n"], kept["seed"]
-            self.players, self.options = players, kept["options"]
-            try:
-                state = self._replay(self._standing(kept["n"]))
-                if self._seen == kept["n"] and state.digest() != digest_of(saved):
-                    self.storage_error = "the kept copy differs from the records: resumed from the records"
-                kept["n"] = self._seen
-                return state
-            except ValueError as e:
-                why = str(e)
-            gc.collect()
-            self.storage_error = "game resumed from its kept copy (%s): undo stops here" % why
-        return self.engine.from_dict(saved)
+        return load_kept(self)
 
     def resume(self, kept):
         self.state = kept["state"]
@@ -313,20 +227,3 @@ def _end(state):
             state.apply(gamelog.END_ACTION)
         except IllegalAction:
             pass  # an engine without an early end: the game closes as it stands
-
-
-def _checked(data):
-    """A kept game file's data, checked (a plain dict, not a class: the running mode holds
-    less code); its "state" is still the saved dict. ValueError/KeyError if unusable."""
-    for key in ("game", "n"):
-        if not isinstance(data[key], int):
-            raise ValueError(key)
-    if data.get("settings") is None:  # kept before the settings had their own field
-        data["settings"] = {k: data[k] for k in data if k not in ("game", "n", "state", "seed", "options")}
-    data["seed"] = data.get("seed")
-    data["options"] = data.get("options") or {}
-    if not isinstance(data["settings"], dict) or not isinstance(data["options"], dict):
-        raise ValueError("settings")
-    if not isinstance(data["state"], dict):
-        raise ValueError("state")
-    return data

@@ -110,3 +110,14 @@ class SH1106(PanelOled):
         self.link.init_display(height)
         self.fill(0)
         self.show()
+
+
+def spi_oled(hw, o):
+    """An SH1106 on SPI (the MacroPad's panel). SPI has no acknowledge, so nothing can tell
+    whether the panel is there: it is always taken as present."""
+    Pin = hw.Pin
+    spi = hw.SPI(o["spi"], baudrate=o.get("baudrate", 10000000), sck=Pin(o["sck"]), mosi=Pin(o["mosi"]))
+    cs = Pin(o["cs"], Pin.OUT, value=1)
+    dc = Pin(o["dc"], Pin.OUT, value=0)
+    reset = Pin(o["reset"], Pin.OUT, value=1)
+    return SH1106(spi, dc, cs, reset, o.get("width", 128), o.get("height", 64), o.get("column_offset", 0))

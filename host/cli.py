@@ -63,7 +63,10 @@ def build_parser():
 
 
 def main(argv=None):
-    parser = build_parser()
+    try:
+        parser = build_parser()  # imports every command: a second or more on a busy machine
+    except KeyboardInterrupt:
+        return 130  # nothing was started
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)

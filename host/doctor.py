@@ -118,7 +118,8 @@ class Doctor:
             self.dev.wait_events(left)
 
     def _press(self, bit, name):
-        """Wait for one press and release of the button; None, or why it failed."""
+        """Wait for one press and release of the button: None, or (what went wrong, the
+        button's name with what was pressed instead, if anything)."""
         deadline = time.monotonic() + self.press_timeout
         others = []
         down = False
@@ -126,9 +127,9 @@ class Doctor:
             edge = self._next_edge(deadline)
             if edge is None:
                 if down:
-                    return "%s stuck: still down %.0f s after its press" % (name, self.press_timeout)
+                    return "still down %.0f s after its press" % self.press_timeout, name
                 seen = " (pressed instead: %s)" % ", ".join(others) if others else ""
-                return "%s: no press within %.0f s%s" % (name, self.press_timeout, seen)
+                return "no press within %.0f s" % self.press_timeout, name + seen
             got, got_name, is_down = edge
             if got != bit:
                 if is_down and got_name not in others:
@@ -143,19 +144,20 @@ class Doctor:
         reply = self.selftest("buttons")
         self.dev.events.clear()
         stuck = sorted(set(reply["stuck"]) | set(reply["down"]), key=_button_order(reply))
-        problems = ["%s stuck (down before the test)" % name for name in stuck]
+        problems = {"stuck, down before the test": stuck} if stuck else {}
         tested = 0
         for bit, name in reply["buttons"]:
             if name in stuck:
                 continue
             self.person.say("press %s (and let go)" % name)
-            why = self._press(bit, name)
+            failed = self._press(bit, name)
             tested += 1
-            if why:
-                problems.append(why)
+            if failed:
+                problems.setdefault(failed[0], []).append(failed[1])
         n = len(reply["buttons"])
-        if problems:
-            self.report.add("buttons", False, "; ".join(problems))
+        if problems:  # one clause per kind of failure, naming its buttons in their order
+            self.report.add("buttons", False, "; ".join("%s: %s" % (why, ", ".join(names))
+                                                       for why, names in problems.items()))
         else:
             self.report.add("buttons", True, "%d of %d pressed and released" % (tested, n))
 

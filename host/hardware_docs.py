@@ -11,7 +11,8 @@ lines; the rest of each file is written by hand and left alone.
 import sys
 from pathlib import Path
 
-from firmware.board import layout, load_document, validate
+from firmware.board import layout
+from firmware.board_profile import load_document, validate
 from host import bom, pinmap, wiring_svg
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +85,31 @@ def led_rows(doc, root=ROOT, name=PROFILE):
     return _table(("Chain index", "Shows"), rows)
 
 
+MACROPAD = "macropad"
+MACROPAD_NOTES = {
+    "player": "pressed = low; bit %(bit)d",
+    "control": "pressed = low; bit %(bit)d",
+    "led_data": "%(count)d NeoPixels, %(color_order)s, one under each key in key order",
+    "oled_sck": "SH1106 on SPI%(spi)d",
+    "oled_mosi": "SH1106 on SPI%(spi)d",
+    "oled_cs": "SH1106 chip select",
+    "oled_dc": "SH1106 data/command",
+    "oled_reset": "SH1106 reset",
+    "piezo": "PWM slice %(pwm)s",
+    "piezo_enable": "driven high at boot: the speaker's amplifier on",
+}
+
+
+def macropad_rows(doc, root=ROOT, name=MACROPAD):
+    """The MacroPad build: what each of the board's own parts does in tablemate."""
+    rows = []
+    for c in pinmap.connections(doc, name):
+        rows.append((c["place"], "GP%d" % c["gpio"], c["label"], MACROPAD_NOTES[c["role"]] % c))
+    labels = layout(validate(doc, name))["leds"]
+    lit = ", ".join("%s under KEY%d" % (t, i + 1) for i, t in enumerate(labels) if t)
+    return _table(("Board part", "GPIO", "In tablemate", "Notes"), rows) + ["", "Key lights: %s." % lit]
+
+
 def bom_rows(doc, root=ROOT, name=PROFILE):
     rows = bom.load(root / "hardware" / "bom.csv")
     problems = bom.check_against(rows, validate(doc, name))
@@ -143,6 +169,7 @@ BLOCKS = {
         "wiring pico": (wiring_rows, "hardware/boards.json"),
         "leds pico": (led_rows, "hardware/boards.json"),
         "bom": (bom_rows, "hardware/bom.csv"),
+        "keys macropad": (macropad_rows, "hardware/boards.json"),
     },
     GUIDE: {"led figures pico": (led_figures, "hardware/boards.json")},
 }

@@ -11,7 +11,8 @@ check, board models. Tools in other languages take the same data as JSON:
 import json
 import sys
 
-from firmware.board import CONTROL_BITS, layout, load_document, validate
+from firmware.board import CONTROL_BITS, layout
+from firmware.board_profile import load_document, validate
 
 OLED_SPI_LINES = ("sck", "mosi", "cs", "dc", "reset")
 POWER_ROLES = (

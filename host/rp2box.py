@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from host import paths
@@ -31,6 +32,8 @@ UF2_ENV = "TABLEMATE_PICO_UF2"
 PICO_MPY = 6 | 3 << 8 | 4 << 10
 FLASH_SIZE = 2 * 1024 * 1024
 PICO_IMAGE_FILENAME = "pico-flash.img"
+CONFIG_FILE = "config.json"  # the box's own config (firmware/app.py): board, capture path
+READY_TIMEOUT_S = 90.0  # chip start to hello, on a loaded 2-core machine at a fraction of real time
 
 
 def default_image_path():
@@ -77,11 +80,22 @@ def device_tree():
     return tree
 
 
-def write_image(exe, image):
-    """A new flash image holding the firmware files (replaces image once complete)."""
+def config_files(capture=None):
+    """{device path: bytes} of the box's config.json for a new image: the capture path when
+    one is asked for (firmware/app.py reads it at boot), else nothing (the profile's)."""
+    if capture is None:
+        return {}
+    return {CONFIG_FILE: (json.dumps({"board": PROFILE, "capture": capture}) + "\n").encode()}
+
+
+def write_image(exe, image, extra=None):
+    """A new flash image holding the firmware files and `extra` ({device path: bytes});
+    replaces image once complete."""
     paths.ensure_parent(image)
+    tree = device_tree()
+    tree.update(extra or {})
     with tempfile.TemporaryDirectory(prefix="tablemate-pico-fs-") as tmp:
-        for rel, data in device_tree().items():
+        for rel, data in tree.items():
             dest = Path(tmp) / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(data)
@@ -91,13 +105,32 @@ def write_image(exe, image):
         raise CliError("cannot write the flash image %s: %s" % (image, (res.stderr or res.stdout).strip()), 1)
 
 
-def prepare_pico_image(exe, image, fresh):
-    """Write the image on first use or with --fresh; otherwise check it is a flash image."""
+def prepare_pico_image(exe, image, fresh, extra=None):
+    """Write the image on first use or with --fresh (with `extra` files); otherwise check it
+    is a flash image. True when it was written."""
     if fresh or not image.exists():
-        write_image(exe, image)
-    elif image.stat().st_size != FLASH_SIZE:
+        write_image(exe, image, extra)
+        return True
+    if image.stat().st_size != FLASH_SIZE:
         raise CliError("%s is not a %d-byte Pico flash image (use --fresh to start a new one)"
                        % (image, FLASH_SIZE), 1)
+    return False
+
+
+def wait_hello(port, timeout=READY_TIMEOUT_S, idle=None):
+    """The hello reply of the firmware on the emulated Pico once it answers (it boots for
+    seconds of wall time); idle(seconds) is called between tries (default: sleep)."""
+    from host.serial_client import DeviceClient, LinkError
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with DeviceClient(port, timeout=0.5) as dev:
+                return dev.info
+        except LinkError:
+            if time.monotonic() > deadline:
+                raise
+            (idle or time.sleep)(0.5)
 
 
 def hello():

@@ -5,6 +5,7 @@ Front-ends: the terminal UI (default, host/tui.py), --headless (scripts and test
 The first line on stdout is always `serial: PATH`.
 """
 
+import contextlib
 import os
 import re
 import selectors
@@ -13,7 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from host import paths, rp2box
+from firmware.board import CAPTURE_METHODS
+from host import paths, pico_script, rp2box
 from host.cli import CliError
 from host.sim_script import SCRIPT_MODE, emit_json, parse_script, run_script, script_options
 from host.virtual_device import (
@@ -40,6 +42,9 @@ def add_parser(subparsers):
                    "own RPI_PICO build in an emulated RP2040 (rp2040js, needs node)")
     p.add_argument("--firmware", type=Path, help="with --board pico: the MicroPython RPI_PICO UF2 "
                    "(default: $%s, then the one in rp2box/)" % rp2box.UF2_ENV)
+    p.add_argument("--capture", choices=CAPTURE_METHODS, help="with --board pico: the button capture path "
+                   "(default pio: the PIO program; irq: the pin IRQs), kept in the box's config.json; it is "
+                   "written with a new image (a script's own box, --fresh or the first start)")
     p.add_argument("--image", type=Path, help="littlefs2 image file (default: %s; with --board pico: %s, "
                    "the Pico's whole 2 MB flash)"
                    % (paths.default_sim_image_path(), rp2box.default_image_path()))
@@ -118,7 +123,7 @@ def _raise_stopped(signum, frame):
 
 def run(args):
     heapsize = check_heapsize(args.heapsize)
-    script = None
+    script = options = None
     if args.script is not None or args.players is not None or args.tie_window_us is not None \
             or args.mode is not None or args.option:
         options = script_options(args)
@@ -129,37 +134,40 @@ def run(args):
         tui.need_terminal(sys.stdin)  # before the image is made or touched: this run could not use it
     exe = micropython_path()
     if args.board == "pico":
-        return _run_pico(args, exe, script)
-    if args.firmware is not None:
-        raise CliError("--firmware is for --board pico")
-    scratch = None
-    if script is not None and not args.image:
-        # A script gets a fresh box of its own: its games never land in the user's image.
-        scratch = tempfile.TemporaryDirectory(prefix="tablemate-script-")
-        image = Path(scratch.name) / "flash.img"
-    else:
-        image = Path(args.image) if args.image else paths.default_sim_image_path()
-    image = checked_image(image)
-    try:
+        return _run_pico(args, exe, script, options)
+    if args.firmware is not None or args.capture is not None:
+        raise CliError("--firmware and --capture are for --board pico")
+    with _image(args, script, paths.default_sim_image_path(), "flash.img") as (image, scratch):
         with ImageLock(image):
-            prepare_image(exe, heapsize, image, args.fresh or scratch is not None, args.update)
-            return _run_device(args, exe, image, heapsize, script, options if script else None)
-    finally:
-        if scratch is not None:
-            scratch.cleanup()
+            prepare_image(exe, heapsize, image, args.fresh or scratch, args.update)
+            return _run_device(args, exe, image, heapsize, script, options)
 
 
-def _run_pico(args, exe, script):
-    """The emulated Pico on its flash image (made on first use or with --fresh)."""
-    if script is not None:
-        raise CliError("--script is not supported with --board pico yet")
+@contextlib.contextmanager
+def _image(args, script, default, filename):
+    """(the image a run uses, whether it is a scratch one): --image, else a script's own new
+    box (its games never land in the user's image; removed after), else the default."""
+    if script is not None and not args.image:
+        with tempfile.TemporaryDirectory(prefix="tablemate-script-") as tmp:
+            yield Path(tmp) / filename, True
+        return
+    yield checked_image(Path(args.image) if args.image else default), False
+
+
+def _run_pico(args, exe, script, options):
+    """The emulated Pico on its flash image (made on first use or with --fresh; a script
+    gets a new one of its own unless --image names one)."""
     if args.update:
         raise CliError("--update is for --board sim: on the Pico box use tablemate flash")
     uf2 = rp2box.find_uf2(args.firmware)
-    image = checked_image(Path(args.image) if args.image else rp2box.default_image_path())
-    with ImageLock(image):
-        rp2box.prepare_pico_image(exe, image, args.fresh)
-        return _run(args, rp2box.PicoDevice(image, uf2), None, None)
+    with _image(args, script, rp2box.default_image_path(), rp2box.PICO_IMAGE_FILENAME) as (image, scratch):
+        with ImageLock(image):
+            new = args.fresh or scratch or not image.exists()
+            if args.capture is not None and not new:
+                raise CliError("--capture is written with a new image: add --fresh to start %s again (its "
+                               "data goes), or set \"capture\" in the box's %s" % (image, rp2box.CONFIG_FILE))
+            rp2box.prepare_pico_image(exe, image, new, rp2box.config_files(args.capture))
+            return _run(args, rp2box.PicoDevice(image, uf2), script, options, pico_script.run_script)
 
 
 def _run_device(args, exe, image, heapsize, script, options):
@@ -167,7 +175,7 @@ def _run_device(args, exe, image, heapsize, script, options):
     return _run(args, VirtualDevice(exe, image, heapsize), script, options)
 
 
-def _run(args, device, script, options):
+def _run(args, device, script, options, play_script=run_script):
     old = {s: signal.signal(s, _raise_stopped) for s in (signal.SIGTERM, signal.SIGHUP)}
     old[signal.SIGINT] = signal.getsignal(signal.SIGINT)
     try:
@@ -176,7 +184,7 @@ def _run(args, device, script, options):
         sys.stdout.flush()
         device.connect_world()
         if script is not None:
-            return run_script(device, script, options, args.mode or SCRIPT_MODE)
+            return play_script(device, script, options, args.mode or SCRIPT_MODE)
         if args.headless:
             return run_headless(device, args.events)
         from host import tui

@@ -12,7 +12,8 @@ so rendering the same boards.json twice gives the same bytes.
 
 from xml.sax.saxutils import escape
 
-from firmware.board import layout, validate
+from firmware.board import layout
+from firmware.board_profile import validate
 from host import pinmap
 
 PITCH = 44  # between header rows

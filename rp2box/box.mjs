@@ -3,7 +3,8 @@
 // LEDs, OLED and piezo out: JSON lines, as unixbox/world.py speaks them) on the TCP port
 // in $TABLEMATE_WORLD when set. Beyond unixbox/world.py's messages, for exact timing:
 //   {"t": "edge", "b", "down", "at_us": T}  the edge at virtual microsecond T (ticks_us()
-//                                           on the board is T mod 2**30)
+//                                           on the board is T mod 2**30); an error reply
+//                                           when T has already passed
 //   {"t": "now"} -> {"t": "now", "us": T}   the virtual microsecond now
 //   node box.mjs UF2 FLASH_IMAGE BOARDS_JSON PROFILE
 // Virtual time is paced to wall time (never ahead of it); the emulator is slower than a
@@ -54,7 +55,12 @@ board.onFrame = (ram, on) => {
 };
 board.onTone = (f, duty) => send({ t: 'tone', f, duty });
 function onWorld(msg) {
-  if (msg.t === 'edge' && msg.at_us !== undefined) board.setAt(msg.at_us * 1000, msg.b, !!msg.down);
+  if (msg.t === 'edge' && msg.at_us !== undefined) {
+    // an edge that arrives after its instant would be played late: refused, never shifted
+    if (msg.at_us * 1000 < pico.nanos) {
+      send({ t: 'error', msg: `edge at_us ${msg.at_us} is in the past (now ${Math.floor(pico.nanos / 1000)})` });
+    } else board.setAt(msg.at_us * 1000, msg.b, !!msg.down);
+  }
   else if (msg.t === 'edge') board.set(msg.b, !!msg.down);
   else if (msg.t === 'now') send({ t: 'now', us: Math.floor(pico.nanos / 1000) });
   else if (msg.t === 'quit') finish();

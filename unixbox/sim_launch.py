@@ -15,7 +15,9 @@
     micropython unixbox/sim_launch.py --check IMAGE
         Mount and unmount the image; exit status 3 with a message when it cannot be used.
 
-This file is part of unixbox/, which only a unix-port box holds (host/device_files.py).
+The install and update live in unixbox/sim_install.py: the running firmware shares this
+process's heap and does not hold them. This file is part of unixbox/, which only a
+unix-port box holds (host/device_files.py).
 """
 
 import os
@@ -23,11 +25,8 @@ import sys
 
 MOUNTPOINT = "/flash"
 BOARD_ENV = "TABLEMATE_BOARD"
-BLOCK_SIZE = 4096  # what unixbox.blockdev.mount_image expects; the file size gives the count
-BLOCK_COUNT = 512  # 2 MB, about what a Pico leaves for its filesystem
 EXIT_BAD_IMAGE = 3
 EXIT_USAGE = 2
-_COPY_CHUNK = 1024
 
 
 def _source_root():
@@ -51,128 +50,6 @@ def _mount(image, fresh=False):
         return mount_image(image, MOUNTPOINT, fresh=fresh)
     except (StorageError, OSError) as e:
         _fail(EXIT_BAD_IMAGE, str(e))
-
-
-def _makedirs(rel):
-    # Every directory on the way to MOUNTPOINT/rel.
-    built = MOUNTPOINT
-    for part in rel.split("/"):
-        built = built + "/" + part
-        try:
-            os.mkdir(built)
-        except OSError:
-            pass  # exists already
-
-
-def _copy(src, dest):
-    with open(src, "rb") as fin:
-        with open(dest, "wb") as fout:
-            while True:
-                chunk = fin.read(_COPY_CHUNK)
-                if not chunk:
-                    break
-                fout.write(chunk)
-
-
-def _read_manifest():
-    manifest = []
-    for line in sys.stdin:
-        line = line.strip()
-        if line:
-            fields = line.split(" ")
-            if len(fields) != 2 or fields[1].startswith("/") or ".." in fields[1].split("/"):
-                _fail(EXIT_USAGE, "bad manifest line %r" % line)
-            manifest.append(fields)
-    if not manifest:
-        _fail(EXIT_USAGE, "empty manifest on stdin")
-    return manifest
-
-
-def _remove_tree(path):
-    for entry in list(os.ilistdir(path)):
-        child = path + "/" + entry[0]
-        if entry[1] == 0x4000:  # a directory
-            _remove_tree(child)
-        else:
-            os.remove(child)
-    os.rmdir(path)
-
-
-def _remove_installed(manifest):
-    """Delete what an earlier install put at the top of the image (engine/, firmware/, ...),
-    so files that left the source tree leave the image too."""
-    tops = [dest.split("/", 1)[0] for _, dest in manifest]
-    for entry in list(os.ilistdir(MOUNTPOINT)):
-        if entry[0] in tops:
-            path = MOUNTPOINT + "/" + entry[0]
-            if entry[1] == 0x4000:
-                _remove_tree(path)
-            else:
-                os.remove(path)
-
-
-def _load_image(image):
-    """A RamBlockDev holding the image file's blocks (exit status 3 when it cannot be read)."""
-    from unixbox.blockdev import RamBlockDev
-
-    blocks = []
-    try:
-        with open(image, "rb") as f:
-            while True:
-                block = f.read(BLOCK_SIZE)
-                if not block:
-                    break
-                if len(block) != BLOCK_SIZE:
-                    _fail(EXIT_BAD_IMAGE, "image %s is not a whole number of %d-byte blocks"
-                          % (image, BLOCK_SIZE))
-                blocks.append(bytearray(block))
-    except OSError as e:
-        _fail(EXIT_BAD_IMAGE, "cannot read %s: %s" % (image, e))
-    if not blocks:
-        _fail(EXIT_BAD_IMAGE, "image %s is empty" % image)
-    return RamBlockDev(BLOCK_SIZE, len(blocks), blocks)
-
-
-def install(src_root, image, update=False):
-    """Copy every file named by the manifest on stdin into a new image (update=False) or into
-    the existing one (update=True: data/ and other files stay; the device packages and the
-    root scripts are replaced as a whole).
-
-    The image is built in RAM and written in one go (run with a heap of a few MB): the
-    file device syncs every block write, which would make an install slow for nothing.
-    """
-    import vfs
-
-    from unixbox.blockdev import RamBlockDev
-
-    manifest = _read_manifest()
-    if update:
-        dev = _load_image(image)
-        try:
-            fs = vfs.VfsLfs2(dev)
-        except OSError as e:
-            _fail(EXIT_BAD_IMAGE, "cannot mount %s (%r); it was not changed" % (image, e))
-    else:
-        dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT)
-        vfs.VfsLfs2.mkfs(dev)
-        fs = vfs.VfsLfs2(dev)
-    vfs.mount(fs, MOUNTPOINT)
-    try:
-        if update:
-            _remove_installed(manifest)
-        for src, dest in manifest:
-            parent = dest.rsplit("/", 1)[0] if "/" in dest else ""
-            if parent:
-                _makedirs(parent)
-            _copy(src_root + "/" + src, MOUNTPOINT + "/" + dest)
-    finally:
-        vfs.umount(MOUNTPOINT)
-    tmp = image + ".tmp"
-    with open(tmp, "wb") as f:
-        for block in dev.blocks:
-            f.write(block)
-    os.rename(tmp, image)
-    print("%s %d files in %s" % ("updated" if update else "installed", len(manifest), image))
 
 
 def check(image):
@@ -234,7 +111,14 @@ def run(image, board):
 def main(argv):
     sys.path.insert(0, _source_root())
     if len(argv) == 4 and argv[1] in ("--install", "--update"):
-        install(argv[2].rstrip("/"), argv[3], update=argv[1] == "--update")
+        from unixbox.sim_install import BadImage, BadManifest, install  # the running box does not hold it
+
+        try:
+            install(argv[2].rstrip("/"), argv[3], MOUNTPOINT, update=argv[1] == "--update")
+        except BadManifest as e:
+            _fail(EXIT_USAGE, str(e))
+        except BadImage as e:
+            _fail(EXIT_BAD_IMAGE, str(e))
         return None
     if len(argv) == 3 and argv[1] == "--check":
         check(argv[2])

@@ -1,8 +1,9 @@
 """The registry of game modes: each mode is declared here once, and nowhere else.
 
 An entry gives the mode's name (menu, protocol, settings namespace, records), its menu
-title, its module, its player limits and its own settings: key -> (check, default), the
-check from firmware.checks. The box settings hold one namespace per mode under its name
+title, its module, its player limits and its own settings: key -> (spec, default), the
+spec naming a check of firmware.checks (checks.from_spec), which is loaded only when a
+value is checked. The box settings hold one namespace per mode under its name
 ({"anomia": {"players": 4, "tie_window_us": 1000, ...}}); "players" is in every
 namespace, checked against the limits here. A mode's module is imported only when the
 mode is chosen and dropped when it is left, with every module its game brought in (the
@@ -11,8 +12,6 @@ engine, the session, the game log): modes cost no heap while the menu runs.
 A mode module defines `class Mode`, a firmware.modes.base.GameMode (docs/architecture.md,
 "Write a new mode").
 """
-
-from firmware.checks import automa_deck, boolean, int_range, one_of
 
 
 class Entry:
@@ -27,28 +26,38 @@ class Entry:
 
     def schema(self):
         """key -> (check, default) of the mode's settings namespace, players included."""
-        out = {"players": (int_range(self.min_players, self.max_players), self.default_players)}
+        from firmware.checks import from_spec
+
+        out = {"players": (from_spec(("int", self.min_players, self.max_players)), self.default_players)}
         for key in self.settings:
-            out[key] = self.settings[key]
+            spec, default = self.settings[key]
+            out[key] = (from_spec(spec), default)
+        return out
+
+    def defaults(self):
+        """key -> default of the mode's settings namespace, players included (no check loaded)."""
+        out = {"players": self.default_players}
+        for key in self.settings:
+            out[key] = self.settings[key][1]
         return out
 
 
 # One entry per mode that works.
 AVAILABLE = (
     Entry("anomia", "Anomia buzzers", "firmware.modes.anomia", 3, 8, 4, {
-        "tie_window_us": (int_range(0, 50000), 1000),
-        "lockout_ms": (int_range(0, 10000), 800),
+        "tie_window_us": (("int", 0, 50000), 1000),
+        "lockout_ms": (("int", 0, 10000), 800),
     }),
     Entry("anastasia_solo", "Anastasia solo", "firmware.modes.anastasia_solo", 1, 3, 1, {
-        "difficulty": (one_of("normal", "easy", "hard"), "normal"),  # the built-in automa deck
-        "automa_deck": (automa_deck, None),  # a deck of your own, played instead (checks.automa_deck)
+        "difficulty": (("one_of", "normal", "easy", "hard"), "normal"),  # the built-in automa deck
+        "automa_deck": (("deck",), None),  # a deck of your own, played instead (checks.automa_deck)
     }),
     # the rule choices of engine/anathema_score.py's OPTIONS; partners applies to 4 players
     Entry("anathema", "Anathema scores", "firmware.modes.anathema", 2, 4, 3, {
-        "partners": (boolean, False),
-        "target": (int_range(1, 999), 21),
-        "most_tie": (one_of("none", "all"), "none"),
-        "top_tie": (one_of("play_on", "share"), "play_on"),
+        "partners": (("bool",), False),
+        "target": (("int", 1, 999), 21),
+        "most_tie": (("one_of", "none", "all"), "none"),
+        "top_tie": (("one_of", "play_on", "share"), "play_on"),
     }),
     Entry("anastasia", "Anastasia 4-8P", "firmware.modes.anastasia", 4, 8, 5),
 )
@@ -101,3 +110,14 @@ def unload(before):
         parent, _, child = name.rpartition(".")
         if parent in sys.modules and getattr(sys.modules[parent], child, None) is not None:
             delattr(sys.modules[parent], child)  # the package keeps its submodule otherwise
+
+
+def call_once(module, name, *args):
+    """module.name(*args), the module loaded for the call and forgotten after with whatever it
+    loaded: code a box needs now and then (a file's checks, a board's profile) holds no heap
+    in between."""
+    before = loaded()
+    try:
+        return getattr(__import__(module, None, None, [name]), name)(*args)
+    finally:
+        unload(before)

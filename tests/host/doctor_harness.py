@@ -13,7 +13,8 @@ import sys
 import threading
 import time
 
-from firmware.board import layout, load_profile
+from firmware.board import layout
+from firmware.board_profile import load_profile
 from host.serial_client import DeviceClient
 from tests.host.fuzz_frames import ROOT
 
@@ -85,6 +86,7 @@ class Harness:
         self.seen = []  # what the command printed
         self.answers = {}  # question -> what to answer instead of what was seen
         self.skip_press = set()  # buttons the person does not press
+        self.wired_as = {}  # name asked for -> the button that press really reaches (swapped wires)
 
     def take(self, messages):
         for msg in messages:
@@ -149,7 +151,7 @@ class Harness:
             if line.startswith("press "):
                 name = line.split()[1]
                 if name not in self.skip_press:
-                    self.press(name)
+                    self.press(self.wired_as.get(name, name))
             elif line.startswith("? "):
                 self.pump(0.1)  # the last frames may still be on their way
                 ok = self.answer(line)

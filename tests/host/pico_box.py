@@ -11,12 +11,12 @@ import time
 import pytest
 
 from host import rp2box
-from host.serial_client import DeviceClient, LinkError
+from host.serial_client import DeviceClient
 from host.virtual_device import micropython_path
 
 # The host tools' link timeouts are for a Pico; the emulated one runs at 0.05-0.4x its speed.
 TIMEOUT_SCALE = 15
-READY_TIMEOUT_S = 90.0  # boot to hello, on a loaded 2-core machine at a fraction of real time
+READY_TIMEOUT_S = rp2box.READY_TIMEOUT_S
 
 
 def require_node():
@@ -25,11 +25,13 @@ def require_node():
 
 
 class PicoBox:
-    def __init__(self, image, fresh=True):
+    def __init__(self, image, fresh=True, capture=None):
+        """capture: the capture path written into a fresh image's config.json (None: the
+        profile's, PIO)."""
         require_node()
         self.image = image
         if fresh:
-            rp2box.prepare_pico_image(micropython_path(), image, True)
+            rp2box.prepare_pico_image(micropython_path(), image, True, rp2box.config_files(capture))
         self.device = rp2box.PicoDevice(image, rp2box.find_uf2())
         self.started = time.monotonic()
         self.port = self.device.start()
@@ -60,15 +62,7 @@ class PicoBox:
             self.pump()
 
     def wait_hello(self):
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        while True:
-            try:
-                with DeviceClient(self.port, timeout=0.5) as dev:
-                    return dev.info
-            except LinkError:
-                if time.monotonic() > deadline:
-                    raise
-                self.pump(0.5)
+        return rp2box.wait_hello(self.port, READY_TIMEOUT_S, self.pump)
 
     def now_us(self):
         """The emulated chip's virtual microsecond (ticks_us() there is this mod 2**30)."""

@@ -135,3 +135,14 @@ def test_counts_read_as_words():
     assert [count(n, "file") for n in (0, 1, 2)] == ["0 files", "1 file", "2 files"]
     assert count(1, "new record") == "1 new record" and count(3, "face-off") == "3 face-offs"
     assert count(2, "box", "boxes") == "2 boxes"
+
+
+def test_ctrl_c_while_the_commands_load_ends_quietly(monkeypatch, capsys):
+    from host import cli
+
+    def interrupted_import():
+        raise KeyboardInterrupt  # a Ctrl-C while build_parser imports the commands
+
+    monkeypatch.setattr(cli, "build_parser", interrupted_import)
+    assert cli.main(["stats"]) == 130
+    assert capsys.readouterr().err == ""

@@ -41,17 +41,19 @@ def test_doctor_names_a_stuck_button_and_a_silent_piezo(sim_box):
         sim_box.world.edge(h.bits["P3"], False)
     assert code == 1, out + err
     assert "press P3" not in out
-    assert "  buttons  FAIL  P3 stuck (down before the test)\n" in out
+    assert "  buttons  FAIL  stuck, down before the test: P3\n" in out
     assert "  piezo    FAIL  880 Hz for 0.4 s; the person saw otherwise\n" in out
     assert "  leds     pass" in out
 
 
-def test_doctor_names_a_button_that_never_came(sim_box):
+def test_doctor_names_buttons_that_never_came_or_came_as_another(sim_box):
     h = Harness(sim_box.world)
     h.skip_press = {"ok"}
+    h.wired_as = {"P4": "P5", "P5": "P4"}  # two swapped wires: each press reaches the other
     code, out, err = h.run(sim_box.port, "--press-timeout", "1")
     assert code == 1
-    assert "  buttons  FAIL  ok: no press within 1 s\n" in out
+    assert ("  buttons  FAIL  no press within 1 s: P4 (pressed instead: P5), P5 (pressed instead: P4), ok\n"
+            in out), out
 
 
 def test_doctor_will_not_run_over_a_game(sim_box):

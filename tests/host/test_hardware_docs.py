@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from firmware import board_pico
-from firmware.board import layout, load_document, load_profile, make_board, validate
+from firmware.board import layout, make_board
+from firmware.board_profile import load_document, load_profile, validate
 from host import bom, hardware_docs, pinmap, wiring_svg
 from tests.shared.test_board import FakeHardware
 
@@ -60,6 +61,18 @@ def test_a_changed_pin_reaches_every_view():
         '<circle cx="%d" cy="%d" r="10" class="f-pz"/>' % (wiring_svg.edge(1) - 16, wiring_svg.y_of(24))
         not in svg
     )
+
+
+def test_the_macropad_table_follows_its_profile():
+    doc = _doc()
+    pins = doc["profiles"]["macropad"]["controls"]["pins"]
+    pins["ok"], pins["back"] = pins["back"], pins["ok"]
+    doc["profiles"]["macropad"]["leds"]["status_index"] = 11
+    want = hardware_docs.expected(doc)[hardware_docs.README]
+    assert "| KEY10 | GP10 | Ok button | pressed = low; bit 9 |" in want
+    assert "P8 under KEY8, status under KEY12." in want
+    now = (ROOT / hardware_docs.README).read_text()
+    assert "| KEY12 | GP12 | Ok button | pressed = low; bit 9 |" in now and "status under KEY9." in now
 
 
 def test_a_longer_led_chain_changes_the_figures_and_the_diagram():

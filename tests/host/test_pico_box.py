@@ -12,7 +12,7 @@ import pytest
 from host import bench_pico, flash
 from host.serial_client import TIMEOUT_SCALE_ENV
 from tests.host.doctor_harness import Harness
-from tests.host.pico_box import TIMEOUT_SCALE, PicoBox, require_node
+from tests.host.pico_box import TIMEOUT_SCALE, PicoBox
 
 BIN = Path(sys.executable).parent
 
@@ -77,7 +77,7 @@ def test_sync_stores_the_boot_records(box, tmp_path):
     res = subprocess.run([str(BIN / "tablemate"), "sync", "--port", box.port, "--db", str(db)],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert "synced" in res.stdout and "new records" in res.stdout, res.stdout
+    assert "synced" in res.stdout and "new record" in res.stdout, res.stdout
 
 
 CAPTURE_SETUP = """
@@ -241,10 +241,3 @@ def test_cli_box_keeps_its_flash_across_starts(box):
     finally:
         out, err = proc.communicate(timeout=60)  # stdin EOF ends the headless sim
     assert proc.returncode == 0, err
-
-
-def test_sim_board_pico_refuses_script(tmp_path):
-    require_node()
-    res = subprocess.run([str(BIN / "tablemate"), "sim", "--board", "pico", "--script", str(tmp_path / "x"),
-                          "--players", "3"], capture_output=True, text=True, timeout=60)
-    assert res.returncode != 0 and "error" in res.stderr

@@ -13,7 +13,7 @@ import pytest
 from engine.rng import Rng
 from firmware import pio_capture as pc
 from firmware.arbiter import TIE, WIN, Arbiter
-from firmware.board import load_profile
+from firmware.board_profile import load_profile
 from firmware.buttons import Debouncer, EdgeRing
 from firmware.ticks import TICKS_MASK, ticks_diff
 from tests.host.pio_emulator import PioEmulator

@@ -10,51 +10,17 @@ import time
 import pytest
 
 from host.tui import RELEASE_S
-from tests.host.test_sim_boot import BIN, ROOT, image_processes, sim_command
+from tests.host.test_sim_boot import BIN
+from tests.host.tmux_sim import SESSION, WAIT_S, sim_in_tmux
 
 # .ci/run installs tmux; elsewhere the test says why it did not run
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-SESSION = "tablemate-sim-test"
 # Player 3 is blue in the default roster: the swatch is drawn in that colour only while lit.
 P3_LIT_SWATCH = "\x1b[38;2;0;0;255m██"
-# A loaded machine (make test on 2 shared cores) can hold a step back for many seconds: every
-# wait is for a condition on the screen, and returns as soon as it holds.
-WAIT_S = 60.0
-
-
-class Tmux:
-    def __init__(self, socket_path):
-        self.base = ["tmux", "-S", str(socket_path)]
-
-    def __call__(self, *args):
-        return subprocess.run(self.base + list(args), capture_output=True, text=True, timeout=60)
-
-    def screen(self, escapes=False):
-        res = self("capture-pane", "-p", "-t", SESSION, *(["-e"] if escapes else []))
-        return res.stdout if res.returncode == 0 else ""
-
-    def wait_for(self, predicate, timeout=WAIT_S, escapes=False):
-        deadline = time.monotonic() + timeout
-        while True:
-            text = self.screen(escapes)
-            if predicate(text):
-                return text
-            if time.monotonic() > deadline:
-                raise AssertionError("screen never matched; last capture:\n" + text)
-            time.sleep(0.05)
-
-    def alive(self):
-        return self("has-session", "-t", SESSION).returncode == 0
 
 
 def test_key_3_lights_player_3_on_screen(tmp_path):
-    image = tmp_path / "flash.img"
-    tmux = Tmux(tmp_path / "tmux.sock")
-    env = " ".join("%s=%s" % kv for kv in (("TABLEMATE_DATA_DIR", tmp_path), ("TERM", "xterm-256color")))
-    command = "cd %s && env %s %s" % (ROOT, env, " ".join(sim_command(image, "--fresh", headless=False)))
-    res = tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", command)
-    assert res.returncode == 0, res.stderr
-    try:
+    with sim_in_tmux(tmp_path, 120, 40) as tmux:
         idle = tmux.wait_for(lambda s: "P3 off" in s and "tablemate" in s and "About" in s)
         assert "P3 lit" not in idle and "serial /dev/pts/" in idle
         assert P3_LIT_SWATCH not in tmux.screen(escapes=True)
@@ -115,26 +81,11 @@ def test_key_3_lights_player_3_on_screen(tmp_path):
         assert "hung up" not in back and "serial %s" % port in back
         assert re.search(r"P2 +1", back) and re.search(r"P1 +0", back)
         tmux("send-keys", "-t", SESSION, "q")
-        deadline = time.monotonic() + WAIT_S
-        while tmux.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not tmux.alive()
-    finally:
-        tmux("kill-server")
-    deadline = time.monotonic() + WAIT_S
-    while image_processes(image) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert image_processes(image) == []
+        assert tmux.wait_gone()
 
 
 def test_an_80x24_terminal_shows_the_header_and_leds_and_a_smaller_one_says_how_big(tmp_path):
-    image = tmp_path / "flash.img"
-    tmux = Tmux(tmp_path / "tmux.sock")
-    env = " ".join("%s=%s" % kv for kv in (("TABLEMATE_DATA_DIR", tmp_path), ("TERM", "xterm-256color")))
-    command = "cd %s && env %s %s" % (ROOT, env, " ".join(sim_command(image, "--fresh", headless=False)))
-    res = tmux("new-session", "-d", "-s", SESSION, "-x", "80", "-y", "24", command)
-    assert res.returncode == 0, res.stderr
-    try:
+    with sim_in_tmux(tmp_path, 80, 24) as tmux:
         screen = tmux.wait_for(lambda s: "About" in s and "q quit" in s)
         rows = screen.splitlines()
         assert rows[0].startswith("tablemate virtual device") and "serial /dev/pts/" in rows[0]
@@ -148,12 +99,4 @@ def test_an_80x24_terminal_shows_the_header_and_leds_and_a_smaller_one_says_how_
         tmux("resize-window", "-t", SESSION, "-x", "80", "-y", "24")
         tmux.wait_for(lambda s: s.startswith("tablemate virtual device") and "P4 lit" in s)
         tmux("send-keys", "-t", SESSION, "q")
-        deadline = time.monotonic() + WAIT_S
-        while tmux.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-    finally:
-        tmux("kill-server")
-    deadline = time.monotonic() + WAIT_S
-    while image_processes(image) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert image_processes(image) == []
+        assert tmux.wait_gone()

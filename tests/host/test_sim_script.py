@@ -61,7 +61,7 @@ with open("/flash/firmware/modes/echo.py", "w") as f:
     f.write(%(mode)r)
 with open("/flash/firmware/modes/__init__.py", "a") as f:
     f.write("\\nAVAILABLE = (Entry(%(name)r, 'Echo', 'firmware.modes.echo', 1, 8, 4,"
-            " {'tie_window_us': (int_range(0, 50000), 1000)}),)\\n")
+            " {'tie_window_us': (('int', 0, 50000), 1000)}),)\\n")
 unmount_image(dev)
 """
 

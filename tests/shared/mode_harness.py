@@ -17,8 +17,9 @@ menu as on the box. run_to(t_us) lets the input task run at that time.
 import gc
 
 from firmware import modes
+from firmware.app_parts import Input
 from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
-from firmware.context import Context, Input
+from firmware.context import Context
 from firmware.display import Display
 from firmware.journal import Journal
 from firmware.leds import Leds

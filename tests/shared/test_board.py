@@ -6,6 +6,7 @@ wires PioCapture / IrqCapture to the profile's pins and one EdgeRing.
 
 from firmware import board as B
 from firmware import board_pico as BP
+from firmware import board_profile as BF
 from firmware.buttons import EdgeRing
 from firmware.pio_capture import START_LAG_US, PioCapture
 from firmware.ticks import ticks_add
@@ -14,20 +15,20 @@ from tests.shared.test_buttons import WordsSM, pio_word
 
 
 def _doc():
-    return B.load_document()
+    return BF.load_document()
 
 
 def _err(doc, name="pico"):
-    return str(raises(ValueError, B.validate, doc, name))
+    return str(raises(ValueError, BF.validate, doc, name))
 
 
 # -- the shipped profiles --
 
 
 def test_shipped_profiles_load():
-    assert B.profile_names() == ["macropad", "pico", "sim"]
+    assert BF.profile_names() == ["macropad", "pico", "sim"]
     for name in ("macropad", "pico", "sim"):
-        p = B.load_profile(name)
+        p = BF.load_profile(name)
         assert p["name"] == name
         assert p["players"]["count"] == 8
         assert p["controls"]["names"] == ["mode", "ok", "back"]
@@ -38,7 +39,7 @@ def test_shipped_profiles_load():
 
 def test_pico_pins_are_sound():
     doc = _doc()
-    p = B.load_profile("pico")
+    p = BF.load_profile("pico")
     header = doc["headers"][p["header"]]
     pins = list(p["players"]["pins"])
     assert pins == list(range(pins[0], pins[0] + 8)), "one PIO `in pins, 8` must read all players"
@@ -59,7 +60,7 @@ def test_pico_pins_are_sound():
 
 
 def test_unknown_profile():
-    msg = str(raises(ValueError, B.load_profile, "arduino"))
+    msg = str(raises(ValueError, BF.load_profile, "arduino"))
     assert "unknown board profile" in msg and "pico" in msg and "sim" in msg
 
 
@@ -79,7 +80,7 @@ def test_player_pins_must_be_consecutive_for_pio():
     assert "consecutive" in _err(doc)
     # the irq capture has no such need
     doc["profiles"]["pico"]["capture"] = "irq"
-    assert B.validate(doc, "pico")["players"]["pins"][7] == 13
+    assert BF.validate(doc, "pico")["players"]["pins"][7] == 13
 
 
 def test_pins_must_exist_on_the_header():
@@ -101,7 +102,7 @@ def test_i2c_pins_must_match_the_bus():
     assert "not an I2C bus" in _err(doc)
     # a disabled OLED's bus is not checked
     doc["profiles"]["pico"]["oled"]["enabled"] = False
-    B.validate(doc, "pico")
+    BF.validate(doc, "pico")
 
 
 def test_other_bad_fields():
@@ -134,7 +135,7 @@ def test_other_bad_fields():
     doc["profiles"]["pico"]["leds"]["player_leds"] = [0, 1, 2, 3, 4, 5]
     assert "samples 8 player pins, players.count is 6" in _err(doc)
     doc["profiles"]["pico"]["capture"] = "irq"
-    assert B.validate(doc, "pico")["players"]["count"] == 6
+    assert BF.validate(doc, "pico")["players"]["count"] == 6
     doc = _doc()
     del doc["profiles"]["pico"]["controls"]["pins"]["back"]
     assert "no pin for 'back'" in _err(doc)
@@ -144,11 +145,11 @@ def test_bad_files():
     path = "/tmp/tablemate-test-boards.json"
     with open(path, "w") as f:
         f.write('{"profiles": {"pico": ')
-    assert "not valid JSON" in str(raises(ValueError, B.load_profile, "pico", path))
+    assert "not valid JSON" in str(raises(ValueError, BF.load_profile, "pico", path))
     with open(path, "w") as f:
         f.write("[1, 2]")
-    assert "no 'profiles'" in str(raises(ValueError, B.load_profile, "pico", path))
-    assert "cannot read" in str(raises(ValueError, B.load_profile, "pico", path + ".missing"))
+    assert "no 'profiles'" in str(raises(ValueError, BF.load_profile, "pico", path))
+    assert "cannot read" in str(raises(ValueError, BF.load_profile, "pico", path + ".missing"))
 
 
 def test_a_board_is_added_by_editing_the_json_only():
@@ -162,7 +163,7 @@ def test_a_board_is_added_by_editing_the_json_only():
     path = "/tmp/tablemate-test-boards4.json"
     with open(path, "w") as f:
         f.write(json.dumps(doc))
-    profile = B.load_profile("tabletop4", path)
+    profile = BF.load_profile("tabletop4", path)
     assert B.BACKENDS[profile["backend"]] == "unixbox.board_sim"
     if IS_MICROPYTHON:  # the sim board's OLED is a framebuf
         board = B.make_board("tabletop4", path, connect=False)
@@ -175,20 +176,20 @@ def test_a_board_is_added_by_editing_the_json_only():
 
 def test_validation_does_not_change_the_document():
     doc = _doc()
-    B.validate(doc, "pico")
+    BF.validate(doc, "pico")
     assert doc == _doc()
     assert doc["profiles"]["pico"]["oled"]["address"] == "0x3C"
 
 
 def test_overrides_merge_sections_and_pass_options_on():
-    p = B.load_profile("pico")
-    prof, opts = B.apply_overrides(p, {"oled": False, "piezo": {"pin": 22}, "capture": "irq", "world": 7})
+    p = BF.load_profile("pico")
+    prof, opts = BF.apply_overrides(p, {"oled": False, "piezo": {"pin": 22}, "capture": "irq", "world": 7})
     assert prof["oled"]["enabled"] is False and prof["oled"]["sda"] == 20
     assert prof["piezo"] == {"enabled": True, "pin": 22}
     assert prof["capture"] == "irq"
     assert opts == {"world": 7}
     assert p["oled"]["enabled"] is True  # the loaded profile is not touched
-    raises(ValueError, B.apply_overrides, p, {"oled": 3})
+    raises(ValueError, BF.apply_overrides, p, {"oled": 3})
     raises(ValueError, B.make_board, "arduino")
 
 
@@ -208,7 +209,7 @@ class FakePixels:
 
 
 def test_board_attributes_and_driver_factories():
-    p = B.load_profile("sim")
+    p = BF.load_profile("sim")
     b = B.Board(p, FakePixels(9), None, None)
     assert isinstance(b.ring, EdgeRing)
     assert (b.name, b.n_buttons, b.oled, b.buzzer) == ("sim", 8, None, None)
@@ -360,7 +361,7 @@ class FakeHardware:
 
 def _pico(capture="pio", oled_present=True):
     hw = FakeHardware(oled_present)
-    prof = B.load_profile("pico")
+    prof = BF.load_profile("pico")
     prof["capture"] = capture
     if not IS_MICROPYTHON:
         prof["oled"]["enabled"] = False  # the SSD1306 frame buffer needs MicroPython's framebuf
@@ -390,7 +391,7 @@ def test_macropad_board_drives_its_sh1106_and_switches_its_speaker_on():
     from firmware import sh1106
 
     hw = FakeHardware()
-    prof = B.load_profile("macropad")
+    prof = BF.load_profile("macropad")
     board = BP.build(prof, hw=hw)
     o = prof["oled"]
     spi = hw.spi

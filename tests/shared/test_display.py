@@ -234,3 +234,16 @@ def test_latin1_letters_are_drawn_as_their_ascii_base():
     assert drawn and all(" " <= c <= "~" for c in drawn)  # the font has nothing else
     assert screen_text("Stra\xdfe") == "Strasse" and screen_text("\u0141ukasz \u263a") == "?ukasz ?"
     assert screen_text("plain") == "plain"
+
+
+def test_a_picture_is_one_frame_with_no_text():
+    fb = RecordingFb()
+    d = Display(fb)
+    d.text(["old"])
+    d.set_hint(None)
+    shows = fb.shows
+    d.picture(lambda target: target.fill_rect(0, 0, 8, 8, 1))
+    assert fb.calls == [("fill", 0), ("fill_rect", 0, 0, 8, 8, 1)]  # cleared first, nothing over it
+    assert d.get_lines() == [""] * 8 and d.kind == "picture" and fb.shows == shows + 1
+    d.set_hint("O:- B:- M:-")  # a hint set later goes on the next frame's bottom row
+    assert d.get_lines()[7] == "O:- B:- M:-"

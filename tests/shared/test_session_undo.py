@@ -9,10 +9,12 @@ import json
 import engine.anastasia_ledger  # noqa: F401, I001 - loaded first, on an empty heap, as a box loads a mode's engine
 from engine import gamelog_read
 from engine.rng import Rng
-from firmware.context import Context, Input
+from firmware.app_parts import Input
+from firmware.context import Context
 from firmware.journal import Journal
 from firmware.leds import Leds
-from firmware.session import REPLAY_CHUNK, Session
+from firmware.session import Session
+from firmware.session_restore import REPLAY_CHUNK
 from firmware.settings import Settings
 from firmware.sound import Sound
 from tests.shared.box_parts import Debounced, Strip, VirtualClock

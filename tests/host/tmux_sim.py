@@ -1,0 +1,81 @@
+"""The virtual box's terminal front-end inside a tmux server of its own, driven as a person
+drives it: keys sent with send-keys, the screen read back with capture-pane.
+
+A loaded machine (make test on 2 shared cores) can hold a step back for many seconds: every
+wait is for a condition on the screen, and returns as soon as it holds."""
+
+import contextlib
+import subprocess
+import time
+
+from host.tui import RELEASE_S
+from tests.host.test_sim_boot import ROOT, image_processes, sim_command
+
+SESSION = "tablemate-sim-test"
+WAIT_S = 60.0
+# The front-end holds a key down for RELEASE_S after it arrives (a terminal sends no key-up):
+# the same key again sooner is the same press, held. Two presses are this far apart.
+SAME_KEY_GAP_S = 3 * RELEASE_S
+
+
+class Tmux:
+    def __init__(self, socket_path):
+        self.base = ["tmux", "-S", str(socket_path)]
+        self.sent = {}  # key -> monotonic time it was last sent
+
+    def __call__(self, *args):
+        return subprocess.run(self.base + list(args), capture_output=True, text=True, timeout=60)
+
+    def screen(self, escapes=False):
+        res = self("capture-pane", "-p", "-t", SESSION, *(["-e"] if escapes else []))
+        return res.stdout if res.returncode == 0 else ""
+
+    def wait_for(self, predicate, timeout=WAIT_S, escapes=False):
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen(escapes)
+            if predicate(text):
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError("screen never matched; last capture:\n" + text)
+            time.sleep(0.05)
+
+    def press(self, keys):
+        """Send keys (several at once arrive in one read: pressed together); a key sent
+        again waits until its previous press has been let go."""
+        now = time.monotonic()
+        last = max((self.sent.get(k, 0.0) for k in keys), default=0.0)
+        if now - last < SAME_KEY_GAP_S:
+            time.sleep(SAME_KEY_GAP_S - (now - last))
+        self("send-keys", "-t", SESSION, keys)
+        for k in keys:
+            self.sent[k] = time.monotonic()
+
+    def alive(self):
+        return self("has-session", "-t", SESSION).returncode == 0
+
+    def wait_gone(self):
+        deadline = time.monotonic() + WAIT_S
+        while self.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return not self.alive()
+
+
+@contextlib.contextmanager
+def sim_in_tmux(tmp_path, width, height):
+    """A fresh virtual box's front-end in a width x height tmux window; yields the Tmux.
+    Afterwards the server is gone and so is every process of the box."""
+    image = tmp_path / "flash.img"
+    tmux = Tmux(tmp_path / "tmux.sock")
+    env = " ".join("%s=%s" % kv for kv in (("TABLEMATE_DATA_DIR", tmp_path), ("TERM", "xterm-256color")))
+    command = "cd %s && env %s %s" % (ROOT, env, " ".join(sim_command(image, "--fresh", headless=False)))
+    res = tmux("new-session", "-d", "-s", SESSION, "-x", str(width), "-y", str(height), command)
+    assert res.returncode == 0, res.stderr
+    try:
+        yield tmux
+    finally:
+        tmux("kill-server")
+    deadline = time.monotonic() + WAIT_S
+    while image_processes(image) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert image_processes(image) == []
