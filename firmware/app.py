@@ -101,32 +101,6 @@ def board_overrides(config):
     return {"capture": capture}
 
 
-class WatchedSettings:
-    """firmware.settings.Settings with a hook after each successful update (the serial link
-    changes settings; the app re-applies brightness, colours, sound and debounce)."""
-
-    def __init__(self, settings, on_change):
-        self._settings = settings
-        self._on_change = on_change
-
-    @property
-    def load_error(self):
-        return self._settings.load_error
-
-    def get(self, key):
-        return self._settings.get(key)
-
-    def all(self):
-        return self._settings.all()
-
-    def validate(self, changes):
-        return self._settings.validate(changes)
-
-    def update(self, changes):
-        self._settings.update(changes)
-        self._on_change(changes)
-
-
 class App:
     def __init__(self, board_name=None, board=None):
         from firmware.board import make_board
@@ -147,7 +121,8 @@ class App:
         self.journal = Journal(JOURNAL_DIR)
         # Who the host files these records under: this board and this journal's life.
         self.device_id = "%s-%s" % (self.board.uid() or self.board_name, self.journal.id)
-        self.settings = WatchedSettings(Settings(SETTINGS_PATH), self.apply_settings)
+        # the serial link changes settings; the app then re-applies brightness, colours, sound, debounce
+        self.settings = Settings(SETTINGS_PATH, on_change=self.apply_settings)
         self.leds = self.board.make_leds(self.settings.get("brightness"))
         self.display = self.board.make_display()
         self.sound = self.board.make_sound(enabled=self.settings.get("sound"))
@@ -165,7 +140,6 @@ class App:
         self.mode_error = None  # why the last mode failed to start, for the status op
         self.storage_error = None  # why the boot record was not stored, for the status op
         self.screen = SCREEN_MENU
-        self.menu = [(entry.name, entry.title) for entry in modes.AVAILABLE] + [(ABOUT, "About")]
         self.menu_index = 0
         self._dirty = True
         self._drawn_ms = 0
@@ -402,11 +376,12 @@ class App:
             return
         if bit == MODE_BIT:
             if self.screen == SCREEN_MENU:
-                self.menu_index = (self.menu_index + 1) % len(self.menu)
+                self.menu_index = (self.menu_index + 1) % (len(modes.AVAILABLE) + 1)  # the modes, About
             self.screen = SCREEN_MENU
             self._dirty = True
         elif bit == OK_BIT and self.screen == SCREEN_MENU:
-            key = self.menu[self.menu_index][0]
+            i = self.menu_index
+            key = modes.AVAILABLE[i].name if i < len(modes.AVAILABLE) else ABOUT
             if key == ABOUT:
                 self.screen = SCREEN_ABOUT
                 self._dirty = True
@@ -470,7 +445,8 @@ class App:
                 lines.append("settings: reset")
             display.text(lines, title="ABOUT")
         else:
-            display.menu([item[1] for item in self.menu], self.menu_index, title="tablemate")
+            titles = [entry.title for entry in modes.AVAILABLE] + ["About"]
+            display.menu(titles, self.menu_index, title="tablemate")
 
     # ---- the world channel (sim)
 

@@ -98,15 +98,12 @@ class GameMode:
         if not isinstance(options, dict):
             raise ValueError("mode options must be an object")
         self.explicit = bool(options)  # given by a host or a script, not the menu
-        schema = self.entry.schema()
+        # the checks are loaded for this and forgotten: a running game does not hold them
+        why = modes.call_once("firmware.checks", "options_refusal", self.entry, options)
+        if why:
+            raise ValueError(why)
         values = ctx.settings.get()
         for key in options:
-            if key not in schema:
-                raise ValueError("%s has no option %r (known: %s)"
-                                 % (ctx.name, key, ", ".join(sorted(schema))))
-            why = schema[key][0](options[key])
-            if why:
-                raise ValueError("%s %s" % (key, why))
             values[key] = options[key]
         self.players = values.pop("players")
         self.values = values  # the mode's settings for this game, options applied
