@@ -128,6 +128,8 @@ class Mode(GameMode):
                 self._decided(code)
             elif code == DONE:
                 self.flush()
+                if self._screen_until is None:  # a lockout that outlasts the winner screen:
+                    self._show_scores()  # the scores already shown take the count it ends with
             code = arb.poll(now_us)
 
     def _decided(self, code):
