@@ -32,7 +32,8 @@ from engine import anastasia_cards as cards
 from engine import anastasia_ledger as ledger
 from engine import anastasia_rules as rules
 from engine.anastasia_rules import is_int, player
-from engine.core import TERMINAL, IllegalAction, copy_data, digest_of
+from engine.core import TERMINAL, IllegalAction, digest_of
+from engine.data import copy_data
 from engine.rng import Rng
 
 MIN_PLAYERS = rules.MIN_PLAYERS

@@ -7,7 +7,8 @@ compiles only that half; the host and the tests restore whole games too.
 from engine import anastasia_cards as cards
 from engine.anastasia_rules import is_int, player, the_role
 from engine.anastasia_saved import _guarded, _header, load
-from engine.core import BadState, copy_data
+from engine.core import BadState
+from engine.data import copy_data
 from engine.rng import Rng
 
 

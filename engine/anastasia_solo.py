@@ -46,7 +46,8 @@ from engine.anastasia_solo_rules import (  # noqa: F401 - the state's names, for
     player_name,
     validate,
 )
-from engine.core import CHANCE, TERMINAL, IllegalAction, copy_data, digest_of  # noqa: F401 - the error of apply()
+from engine.core import CHANCE, TERMINAL, IllegalAction, digest_of  # noqa: F401 - the error of apply()
+from engine.data import copy_data
 from engine.rng import Rng
 
 MIN_PLAYERS = 1

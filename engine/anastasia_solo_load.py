@@ -24,7 +24,8 @@ from engine.anastasia_solo import (
     player_name,
 )
 from engine.anastasia_solo_rules import GUESTS, validate
-from engine.core import BadState, canonical, copy_data
+from engine.core import BadState, canonical
+from engine.data import copy_data
 from engine.rng import Rng
 
 

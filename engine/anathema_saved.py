@@ -4,7 +4,8 @@ and raises core.BadState naming the first one broken (docs/anathema.md, "Saved s
 from engine import anathema
 from engine.anathema_cards import CARD_OF_ID, REWARD_KINDS
 from engine.anathema_groups import can_split
-from engine.core import CHANCE, BadState, load_checked
+from engine.core import CHANCE, BadState
+from engine.data import load_checked
 from engine.rng import Rng
 
 MAX_COUNT = 100000  # any tally or total of a saved game is far below this

@@ -8,7 +8,8 @@ longer holds the whole game).
 from engine import anathema_score as score
 from engine import anathema_score_rules as rules_mod
 from engine import anathema_scoring as scoring
-from engine.core import BadState, load_checked
+from engine.core import BadState
+from engine.data import load_checked
 from engine.rng import Rng
 
 MAX_COUNT = 100000  # any total of a saved game is far below this

@@ -15,7 +15,8 @@ face-off for a UI.
 """
 
 from engine import anomia_cards
-from engine.core import SIMULTANEOUS, TERMINAL, BadState, IllegalAction, digest_of, load_checked
+from engine.core import SIMULTANEOUS, TERMINAL, BadState, IllegalAction, digest_of
+from engine.data import load_checked
 from engine.rng import Rng
 
 MIN_PLAYERS = 3

@@ -48,17 +48,6 @@ def action_name(action, over):
     return action[0]
 
 
-def load_checked(load, d, game):
-    """load(d), where a malformed d (a missing key, a wrong type) raises BadState naming
-    the game instead of whatever error the loader tripped on."""
-    try:
-        return load(d)
-    except BadState:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise BadState("bad %s state: %s" % (game, e))
-
-
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 MAX_DEPTH = 16
 
@@ -141,15 +130,6 @@ def _emit(obj, write, depth):
 def write_canonical(obj, write):
     """Write canonical(obj) piece by piece through write(str): no whole-document string."""
     _emit(obj, write, 0)
-
-
-def copy_data(obj):
-    """A deep copy of JSON-shaped data: dicts and lists are copied, everything else is shared."""
-    if isinstance(obj, dict):
-        return {k: copy_data(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [copy_data(v) for v in obj]
-    return obj
 
 
 def digest_of(obj):

@@ -20,8 +20,13 @@ def game_name(name):
     return key
 
 
+def module_name(name):
+    """The import path of a game's engine module (see game_name)."""
+    return GAMES[game_name(name)]
+
+
 def get_game(name):
     """The engine module for a game name (see game_name); ValueError naming the known games if none."""
-    modname = GAMES[game_name(name)]
+    modname = module_name(name)
     # __import__ with a fromlist returns the submodule itself; MicroPython has no importlib.
     return __import__(modname, None, None, ["new_game"])

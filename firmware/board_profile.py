@@ -7,7 +7,7 @@ while it builds its board.
 
 import json
 
-from engine.core import copy_data
+from engine.data import copy_data
 from firmware.board import BACKENDS, CAPTURE_METHODS, CONTROL_BITS
 from firmware.buttons import SEATS
 

@@ -62,3 +62,17 @@ def from_spec(spec):
     if kind == "deck":
         return automa_deck
     raise ValueError("no check %r" % (kind,))
+
+
+def options_refusal(entry, options):
+    """Why a registry entry's mode refuses options (a host's or a script's overrides of its
+    settings), the first bad key named; None when every key is one of its settings (players
+    included) and passes that setting's check."""
+    schema = entry.schema()
+    for key in options:
+        if key not in schema:
+            return "%s has no option %r (known: %s)" % (entry.name, key, ", ".join(sorted(schema)))
+        why = schema[key][0](options[key])
+        if why:
+            return "%s %s" % (key, why)
+    return None

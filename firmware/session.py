@@ -31,7 +31,7 @@ import os
 
 from engine import gamelog
 from engine.core import IllegalAction, write_canonical
-from engine.games import get_game
+from firmware import modes
 from firmware.journal import replace_file
 from firmware.ticks import ticks_us
 
@@ -42,8 +42,10 @@ class Session:
     def __init__(self, ctx, engine_name):
         self.ctx = ctx
         self.engine_name = engine_name
+        # the game registry is forgotten once it named the engine: a running game does not hold it
+        modname = modes.call_once("engine.games", "module_name", engine_name)
         gc.collect()  # an engine compiled from source needs the heap's large free blocks
-        self.engine = get_game(engine_name)
+        self.engine = __import__(modname, None, None, ["new_game"])
         self.engine_undo = getattr(self.engine, "UNDO_ACTION", None)  # see engine/core.py
         self.state = None
         self.game_id = None  # seq of the game_start record (None until the first action)

@@ -25,6 +25,7 @@ from firmware.buttons import SEATS
 from firmware.journal import TMP_SUFFIX, replace_file
 from firmware.record import canonical_json
 
+CHECKS = "firmware.settings_check"  # the checks, merge and migration (see above)
 MAX_FILE = 4096  # bytes; a real settings file is well under 1 KB
 
 ROSTER_MAX = SEATS
@@ -81,8 +82,10 @@ def defaults():
     out = {}
     for key in SCHEMA:
         out[key] = SCHEMA[key]()
-    for entry in modes.AVAILABLE:
-        out[entry.name] = _copy(entry.defaults())
+    for entry in modes.AVAILABLE:  # each mode's namespace: its players and its own settings
+        ns = out[entry.name] = {"players": entry.default_players}
+        for key in entry.settings:
+            ns[key] = _copy(entry.settings[key][1])
     return out
 
 
@@ -95,16 +98,6 @@ def _copy(v):
     return v
 
 
-def migrate(values, loading=False):
-    """See settings_check.migrate."""
-    return modes.call_once("firmware.settings_check", "migrate", values, loading)
-
-
-def merge(values, changes):
-    """See settings_check.merge."""
-    return modes.call_once("firmware.settings_check", "merge", values, changes)
-
-
 def bad_path(path):
     """Where a rejected settings file is kept: settings.json -> settings.bad."""
     stem = path[:-5] if path.endswith(".json") else path
@@ -112,8 +105,10 @@ def bad_path(path):
 
 
 class Settings:
-    def __init__(self, path):
+    def __init__(self, path, on_change=None):
+        """on_change(changes): called after each successful update."""
         self.path = path
+        self._on_change = on_change
         self.load_error = None
         self._values = defaults()
         self._load()
@@ -128,7 +123,7 @@ class Settings:
         except OSError:
             return  # no file yet: defaults
         try:
-            values, moved = modes.call_once("firmware.settings_check", "read", self.path, size)
+            values, moved = modes.call_once(CHECKS, "read", self.path, size)
         except Exception as e:  # whatever is wrong with the file, the device must start
             self.load_error = "settings file rejected (%s), defaults in use, kept as %s" % (
                 e, bad_path(self.path))
@@ -155,10 +150,12 @@ class Settings:
 
     def validate(self, changes):
         """Raise SettingsError for the first bad key in changes (checked against current settings)."""
-        merge(self._values, changes)
+        modes.call_once(CHECKS, "merge", self._values, changes)
 
     def update(self, changes):
         """Validate every change, then replace the file atomically; on any error nothing changes."""
-        values = merge(self._values, changes)
+        values = modes.call_once(CHECKS, "merge", self._values, changes)
         replace_file(self.path, canonical_json(values))
         self._values = values
+        if self._on_change is not None:
+            self._on_change(changes)

@@ -1,7 +1,7 @@
 """`make bench`: the speed and memory figures, measured here and now, printed as a table.
 
 Rows: the buzzer's press-to-decision latency and allocations, heap use of the Anomia
-mode, soaks of 10,000 face-offs (the whole virtual device, and the decision path
+mode and of the menu, soaks of 10,000 face-offs (the whole virtual device, and the decision path
 under -X heapsize=64k), the Anathema engine's move listing and random games on both
 runtimes, the heap the Anathema score keeper mode holds, the virtual device's
 boot-to-ready time, serial fuzzing, power cuts, how many face-offs a Pico's journal
@@ -207,6 +207,10 @@ def main(argv=None):
         "scripted edges, heap %s" % soak["heapsize"])
     row("  heap in use after first 100 / at end", "%d / %d B" % (
         soak["mem_alloc_after_first"], soak["mem_alloc_end"]), "gc.mem_alloc() after collect")
+    from host.soak import menu_heap
+
+    row("heap in use in the menu, virtual box", "%d B" % menu_heap(),
+        "fresh image, status op after boot, gc.mem_alloc() after collect")
     least = smallest_heap(soak_runs(300, args.mode), 96, 320)
     row("smallest heap running the mode", "%s k" % least, "bisection: boot + 300 face-offs, 64-bit port")
 

@@ -22,7 +22,7 @@ import tomllib
 from pathlib import Path
 
 from engine import anastasia_automa
-from firmware import modes
+from firmware import modes, settings_check
 from firmware import settings as schema
 from host.cli import CliError
 from host.output_file import check_output_path, write_text
@@ -83,7 +83,7 @@ def to_settings(data):
             value = [dict(p, colour=_colour(p["colour"], i + 1))
                      if isinstance(p, dict) and "colour" in p else p for i, p in enumerate(value)]
         changes[key] = value
-    changes = schema.migrate(changes)[0]
+    changes = settings_check.migrate(changes)[0]
     solo = changes.get("anastasia_solo")
     if isinstance(solo, dict) and isinstance(solo.get("automa_deck"), list) and solo["automa_deck"]:
         try:  # cards written as tables go to the box as the lines a game keeps (a third of the bytes)
@@ -95,7 +95,7 @@ def to_settings(data):
 
 def validate(changes):
     """The firmware's own check of every change, as the device would merge them onto defaults."""
-    schema.merge(schema.defaults(), changes)
+    settings_check.merge(schema.defaults(), changes)
 
 
 def load_config(path):

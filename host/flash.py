@@ -47,8 +47,8 @@ from host import paths
 from host.cli import CliError, Interrupted
 from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS, device_files, mpy_cross_cmd
 from host.port_select import add_port_argument, resolve_port
+from host.progress import Progress
 from host.serial_client import DeviceClient, DeviceError, LinkError, PortError, mpy_info, open_port
-from host.sync import Progress
 from host.virtual_device import EXIT_RESTART
 from host.words import count
 
@@ -434,7 +434,7 @@ def wait_for_firmware(port, timeout=HELLO_WAIT_S, out=None, progress=None):
     try:
         while time.monotonic() < deadline:
             if progress:
-                progress.show("waiting for the firmware: %.0f s" % (time.monotonic() - started))
+                progress.wait("waiting for the firmware on %s" % port)
             if not os.path.exists(port):
                 last = "the port is gone"
                 time.sleep(0.2)
@@ -529,6 +529,8 @@ def flash(port, dry_run=False, out=print, progress=None, root=None, verify=True,
     except BaseException:
         if board is not None:
             board.close()
+        if progress:
+            progress.done()  # the bar gone and the cursor back before the error is said
         raise
     restarted = None
     try:
@@ -576,7 +578,7 @@ def _apply(board, plan, local, size, progress, out, written):
     for i, p in enumerate(plan.copy):
         def shown(written, total, i=i, p=p, base=done):
             if progress:
-                progress.show(_bar(base + written, size) + " %d/%d %s" % (i + 1, len(plan.copy), p))
+                progress.bytes("%d/%d %s" % (i + 1, len(plan.copy), p), base + written, size)
         board.write(p, local[p], shown)
         written.append(p)
         done += len(local[p])
@@ -588,11 +590,6 @@ def _apply(board, plan, local, size, progress, out, written):
     board.write(MANIFEST, (json.dumps(plan.manifest, sort_keys=True, separators=(",", ":")) + "\n").encode())
     if progress:
         progress.done()
-
-
-def _bar(done, total, width=24):
-    filled = int(width * done / total) if total else width
-    return "[%s%s] %3d%%" % ("#" * filled, "-" * (width - filled), 100 * done // total if total else 100)
 
 
 def add_parser(subparsers):

@@ -162,6 +162,31 @@ def run_soak(faceoffs, heapsize=sim.DEFAULT_HEAPSIZE, workdir=None, log=None, mo
         }
 
 
+def menu_heap(heapsize=sim.DEFAULT_HEAPSIZE):
+    """Heap in use (gc.mem_alloc after gc.collect, from the status op) of a freshly installed
+    virtual box in its menu: the first status once it has settled."""
+    with tempfile.TemporaryDirectory(prefix="tablemate-menu-") as tmp:
+        image = Path(tmp) / "menu.img"
+        exe = micropython_path()
+        prepare_image(exe, heapsize, image, fresh=True)
+        device = VirtualDevice(exe, image, heapsize)
+        port = device.start()
+        try:
+            world = device.connect_world()
+            world.send({"t": "sync", "id": 1})  # answered once the box has settled after its boot
+            deadline = time.monotonic() + 60.0
+            while not any(m.get("t") == "sync" for m in world.wait(1.0)):
+                if world.closed or time.monotonic() > deadline:
+                    raise RuntimeError("the virtual box did not settle: %s" % device.stderr_tail())
+            with DeviceClient(port, timeout=10.0) as client:
+                st = client.status()["status"]
+        finally:
+            device.stop()
+    if st.get("mode") != "menu":
+        raise RuntimeError("the box did not start in its menu: %s" % st.get("mode"))
+    return st["mem_alloc"]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host.soak")
     ap.add_argument("--faceoffs", type=int, default=10000)

@@ -11,7 +11,7 @@ transaction, and sync says so in one line; their games show as incomplete.
 A cut at any point loses nothing (the device keeps what was not acked) and duplicates
 nothing (records are unique per device and seq): the next sync carries on from the
 cursor and sends the ack the device missed. A Ctrl-C says up to which seq the records are
-stored (exit status 130). A line on stderr shows the progress when
+stored (exit status 130). A progress bar on stderr shows the records received when
 stderr is a terminal. The database's folder must exist (a mistyped --db creates nothing).
 """
 
@@ -23,40 +23,13 @@ from host import db as dbmod
 from host import paths
 from host.cli import CliError, Interrupted
 from host.port_select import add_port_argument, resolve_port
+from host.progress import Progress
 from host.serial_client import DeviceClient, DeviceError, LinkError
 from host.words import count
 
 # Records asked for per page. The device also caps a page by its reply size (about 4 KB,
 # some ten game records); asking for many more only costs its heap.
 PAGE_LIMIT = 10
-
-
-class Progress:
-    """One self-overwriting line on stderr while a tty watches; silent otherwise."""
-
-    def __init__(self, stream=None, min_interval=0.1):
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty()
-        self.min_interval = min_interval
-        self._last = 0.0
-        self._width = 0
-
-    def show(self, text, force=False):
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self._last < self.min_interval:
-            return
-        self._last = now
-        pad = max(0, self._width - len(text))
-        self._width = len(text)
-        self.stream.write("\r" + text + " " * pad)
-        self.stream.flush()
-
-    def done(self):
-        if self.enabled and self._width:
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
 
 
 def usb_serial_number(port):
@@ -179,8 +152,7 @@ def _pull(dev, store, result, info, journal, progress, page_limit, started):
         cursor = records[-1]["seq"]
         acked = dev.ack(cursor)  # only once the page is safely committed
         if progress:
-            done = result.received
-            progress.show("sync %s: %d%s records" % (device_id, done, "/%d" % total if total else ""))
+            progress.count("sync %s: records" % device_id, result.received, total or None)
         if not page.get("more"):
             break
     if cursor and (not isinstance(acked, int) or acked < cursor):

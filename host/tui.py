@@ -1,22 +1,31 @@
-"""Terminal front-end of the virtual device (plain ANSI, raw-mode stdin; works inside tmux).
+"""Terminal front-end of the virtual device (drawn with rich; raw-mode stdin; works inside tmux).
 
 Keys 1-8 press the player buttons, m / o / b the mode / ok / back buttons, q quits.
 A terminal reports no key-up, so a key press sends a down edge and, RELEASE_S later,
 the up edge; auto-repeat while a key is held keeps the button down.
 The screen shows each LED in its colour with a text label ("P3 lit" / "P3 off"), the
 OLED as text and as a picture (Braille: 2x4 pixels per character), the buzzer, the last
-events and the serial path.
+events and the serial path. rich measures, wraps, colours (in what the terminal says it
+can show) and places the lines; the layout (what gives way on a small terminal) is ours.
 """
 
 import collections
+import io
 import json
 import os
-import re
 import selectors
+import signal
 import sys
 import termios
 import time
 import tty
+
+from rich.color import Color
+from rich.console import Console
+from rich.control import Control
+from rich.screen import Screen
+from rich.style import Style
+from rich.text import Text
 
 from host.cli import CliError
 from host.words import count
@@ -28,14 +37,13 @@ EVENT_LINES = 5
 LEDS_PER_ROW = 5
 LED_CELL = 14  # columns per LED: swatch, label and room
 MIN_COLUMNS = 40  # narrower, the LEDs and the OLED's text no longer fit beside their labels
-_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_TOKENS = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|.", re.S)
 # Braille cells are 2x4 dots: ((dx, dy), bit of U+2800 + bits) for each dot.
 BRAILLE_DOTS = (((0, 0), 0x01), ((0, 1), 0x02), ((0, 2), 0x04), ((1, 0), 0x08),
                 ((1, 1), 0x10), ((1, 2), 0x20), ((0, 3), 0x40), ((1, 3), 0x80))
-RESET = "\x1b[0m"
-DIM = "\x1b[2m"
-BOLD = "\x1b[1m"
+DIM = Style(dim=True)
+BOLD = Style(bold=True)
+# Wrapping needs a console only for its measures; nothing is written to this one.
+_MEASURE = Console(file=io.StringIO(), width=1000)
 
 
 class DeviceView:
@@ -99,9 +107,9 @@ def _swatch(rgb):
     """Two block characters in the LED's hue, brightened (LEDs run dimmed), or a dark pair."""
     top = max(rgb)
     if top == 0:
-        return DIM + "░░" + RESET
+        return Text("░░", DIM)
     r, g, b = (c * 255 // top for c in rgb)
-    return "\x1b[38;2;%d;%d;%dm██%s" % (r, g, b, RESET)
+    return Text("██", Style(color=Color.from_rgb(r, g, b)))
 
 
 def led_cells(view):
@@ -109,7 +117,7 @@ def led_cells(view):
     for i in range(len(view.leds)):
         lit = max(view.leds[i]) > 0
         label = "%s %s" % (view.led_label(i), "lit" if lit else "off")
-        cells.append((_swatch(view.leds[i]) + " " + (BOLD + label + RESET if lit else label), len(label) + 3))
+        cells.append(Text.assemble(_swatch(view.leds[i]), " ", (label, BOLD if lit else "")))
     return cells
 
 
@@ -134,14 +142,15 @@ def fb_rows(fb, width, height):
 
 
 def render(view, width=120, height=None):
-    """The screen as lines, each within width columns (they may hold colour escapes), and
+    """The screen as rich Text lines, each within width columns, and
     within height lines when given: the blank lines and the events give way first; the
     header, the LEDs, the OLED and the keys are always shown, or a line says how big the
     terminal must be."""
     header, leds, buzzer, events, footer = _blocks(view, width)
     oled = oled_lines(view, width, picture=True)
-    padded = events + [""] * (EVENT_LINES + 1 - len(events))  # the events keep their place as they come
-    full = header + [""] + leds + [""] + oled + [""] + buzzer + [""] + padded + [""] + footer
+    gap = [Text()]
+    padded = events + gap * (EVENT_LINES + 1 - len(events))  # the events keep their place as they come
+    full = header + gap + leds + gap + oled + gap + buzzer + gap + padded + gap + footer
     if height is None or len(full) <= height:
         return full
     # Too tall: no blank lines, the OLED as text alone if its picture does not fit, then as
@@ -155,7 +164,7 @@ def render(view, width=120, height=None):
                 room -= len(blocks[-1])
             lines = []
             for block in blocks:  # what room is left separates the blocks, the top ones first
-                lines += block + [""] * (room > 0)
+                lines += block + [Text()] * (room > 0)
                 room -= 1
             return lines + footer
     return too_small(view, width, height)
@@ -163,23 +172,27 @@ def render(view, width=120, height=None):
 
 def _blocks(view, width):
     """(header, LEDs, buzzer, events, footer) as lines within width columns."""
-    header = wrap(BOLD + "tablemate virtual device" + RESET
-                  + "   board %s   serial %s" % (view.board, view.port), width)
-    leds = ["LEDs"]
+    header = wrap(Text.assemble(("tablemate virtual device", BOLD),
+                                "   board %s   serial %s" % (view.board, view.port)), width)
+    leds = [Text("LEDs")]
     cells = led_cells(view)
     per_row = max(1, min(LEDS_PER_ROW, (width - 2) // LED_CELL))
     for start in range(0, len(cells), per_row):
-        row = cells[start:start + per_row]
-        leds.append("  " + "".join(text + " " * (LED_CELL - n) for text, n in row))
-    buzzer = ["buzzer: " + ("%d Hz" % view.tone if view.tone else "silent")]
-    events = ["events" + ("  (%s)" % count(view.errors, "error") if view.errors else "")]
-    events += ["  " + json.dumps(ev, separators=(",", ":"))[: width - 4] for ev in view.events]
+        row = Text("  ")
+        for cell in cells[start:start + per_row]:
+            row.append_text(cell)
+            row.append(" " * (LED_CELL - cell.cell_len))
+        row.rstrip()
+        leds.append(row)
+    buzzer = [Text("buzzer: " + ("%d Hz" % view.tone if view.tone else "silent"))]
+    events = [Text("events" + ("  (%s)" % count(view.errors, "error") if view.errors else ""))]
+    events += [Text("  " + json.dumps(ev, separators=(",", ":"))[: width - 4]) for ev in view.events]
     footer = []
     if view.hung_up:
-        footer += wrap(BOLD + "the device hung up" + RESET + " - press q", width)
+        footer += wrap(Text.assemble(("the device hung up", BOLD), " - press q"), width)
     elif view.halted:
-        footer += wrap(BOLD + "firmware stopped (%s)" % view.halted + RESET
-                       + ": the REPL has the serial port; machine.soft_reset() there restarts it", width)
+        said = ": the REPL has the serial port; machine.soft_reset() there restarts it"
+        footer += wrap(Text.assemble(("firmware stopped (%s)" % view.halted, BOLD), said), width)
     footer += wrap(key_line(view), width)
     return header, leds, buzzer, events, footer
 
@@ -191,14 +204,14 @@ def too_small(view, width, height):
     need = len(header + leds + oled_lines(view, need_width, picture=False) + buzzer + footer)
     text = ("the terminal is %dx%d: the virtual box needs at least %dx%d to show its LEDs, screen and keys"
             " - make the window larger (q quits)" % (width, height, need_width, need))
-    return wrap(BOLD + text + RESET, max(width, 1))[:max(height, 1)]
+    return wrap(Text(text, BOLD), max(width, 1))[:max(height, 1)]
 
 
 def oled_lines(view, width, picture):
-    """The OLED as text, and beside it as a picture when asked and there is room."""
+    """The OLED as Text lines: its text, and beside it its picture when asked and there is room."""
     text_width = 18
     if view.oled_size is None:
-        return ["OLED: none on this board"]
+        return [Text("OLED: none on this board")]
     w, h = view.oled_size
     pic = fb_rows(view.fb, w, h) if view.fb and len(view.fb) >= w * h // 8 else []
     show_pic = picture and pic and width >= len(pic[0]) + text_width + 8
@@ -217,49 +230,41 @@ def oled_lines(view, width, picture):
         a = left[i] if i < len(left) else (" " * len(left[0]) if left else "")
         b = right[i] if i < len(right) else ""
         lines.append(a + ("  " if left else "") + b)
-    return lines
+    return [Text(line) for line in lines]
 
 
 def wrap(line, width):
-    """A line that may hold colour escapes as lines of at most width visible columns, broken
-    at a space where there is one (a style carries on to the next line, as the terminal keeps it)."""
-    out, cur, seen, space = [], "", 0, None
-    for token in _TOKENS.findall(line):
-        if token.startswith("\x1b"):
-            cur += token
-            continue
-        if seen == width:
-            if space is not None:
-                out.append(cur[:space])
-                cur = cur[space + 1:]
-            else:
-                out.append(cur)
-                cur = ""
-            seen, space = len(_ESCAPE.sub("", cur)), None
-        if token == " ":
-            space = len(cur)
-        cur += token
-        seen += 1
-    return out + [cur]
+    """A Text as lines of at most width columns, broken at a space where there is one (its
+    styles kept on every line)."""
+    lines = list(line.wrap(_MEASURE, width, overflow="fold")) or [Text()]
+    for part in lines:
+        part.rstrip()  # the space it broke at
+    return lines
 
 
 def key_line(view):
     """The keys and what ok / back / mode do now (as the box's hint row says), and a word
     when the last key did nothing."""
     h = view.hints or {}
-    line = "keys: 1-8 players   o ok: %s   b back: %s   m mode: %s   q quit" % (
-        h.get("ok", "?"), h.get("back", "?"), h.get("mode", "?"))
+    line = Text("keys: 1-8 players   o ok: %s   b back: %s   m mode: %s   q quit" % (
+        h.get("ok", "?"), h.get("back", "?"), h.get("mode", "?")), DIM)
     if view.nope:
-        line += "   " + BOLD + "%s does nothing now" % view.nope + RESET
-    return DIM + line + RESET
+        line.append("   ")
+        line.append("%s does nothing now" % view.nope, BOLD)
+    return line
 
 
 class Tui:
-    def __init__(self, device, fd_in, out):
+    def __init__(self, device, fd_in, out, resized_fd=None):
+        """resized_fd: readable when the terminal was resized (SIGWINCH), to draw anew."""
         self.device = device
         self.world = device.world
         self.fd_in = fd_in
         self.out = out
+        self.resized_fd = resized_fd
+        # Drawn as on a terminal whatever out is; in the colours the terminal says it shows
+        # (COLORTERM, TERM, NO_COLOR), truecolour where it can.
+        self.console = Console(file=out, force_terminal=True, highlight=False)
         self.view = DeviceView(device.port)
         if self.world.hello is not None:
             self.view.apply(self.world.hello)
@@ -272,14 +277,16 @@ class Tui:
             return (120, None)
 
     def draw(self):
-        self.drawn_size = width, height = self.size()
+        width, height = self.size()
         if width < MIN_COLUMNS and height is not None:
             lines = too_small(self.view, width, height)
         else:
             lines = render(self.view, width, height)
-        body = "\x1b[K\r\n".join(lines)
-        self.out.write("\x1b[H" + body + "\x1b[K\x1b[J")
-        self.out.flush()
+        console = self.console
+        console.size = (width, height or len(lines))
+        with console:  # one write: the cursor home, then every cell of the screen
+            console.control(Control.home())
+            console.print(Screen(*lines, application_mode=True), end="")  # raw mode: \n\r
 
     def keys(self, text):
         """Handle the keys of one read; False to quit. Keys that arrive in one read were
@@ -315,6 +322,8 @@ class Tui:
         sel = selectors.DefaultSelector()
         sel.register(self.fd_in, selectors.EVENT_READ, "keys")
         sel.register(self.world.sock, selectors.EVENT_READ, "world")
+        if self.resized_fd is not None:
+            sel.register(self.resized_fd, selectors.EVENT_READ, "resized")
         self.draw()
         try:
             while True:
@@ -323,7 +332,10 @@ class Tui:
                     timeout = max(0.0, min(self.held.values()) - time.monotonic())
                 dirty = False
                 for key, _ in sel.select(timeout):
-                    if key.data == "keys":
+                    if key.data == "resized":
+                        os.read(self.resized_fd, 64)
+                        dirty = True  # drawn anew at its new size
+                    elif key.data == "keys":
                         data = os.read(self.fd_in, 64)
                         if not data:
                             return 0
@@ -345,7 +357,7 @@ class Tui:
                             else:
                                 self.view.hung_up = True
                 self.release_due()
-                if dirty or self.size() != self.drawn_size:  # a resized window is drawn anew
+                if dirty:
                     self.draw()
         finally:
             sel.close()
@@ -367,12 +379,23 @@ def run(device, fd_in=None, out=None):
     fd_in = need_terminal(sys.stdin if fd_in is None else fd_in)
     out = sys.stdout if out is None else out
     saved = termios.tcgetattr(fd_in)
-    out.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hidden cursor
-    out.flush()
+    resized, poke = os.pipe()
+    os.set_blocking(poke, False)  # a burst of resizes fills the pipe: one pending redraw is enough
+    previous = signal.signal(signal.SIGWINCH, lambda signum, frame: _poke(poke))
+    tui = Tui(device, fd_in, out, resized)
     try:
         tty.setraw(fd_in)
-        return Tui(device, fd_in, out).loop()
+        with tui.console.screen(hide_cursor=True):  # the alternate screen, the cursor hidden
+            return tui.loop()
     finally:
         termios.tcsetattr(fd_in, termios.TCSADRAIN, saved)
-        out.write("\x1b[?25h\x1b[?1049l")
-        out.flush()
+        signal.signal(signal.SIGWINCH, previous)
+        os.close(resized)
+        os.close(poke)
+
+
+def _poke(fd):
+    try:
+        os.write(fd, b"r")
+    except BlockingIOError:
+        pass  # a redraw is already pending

@@ -34,13 +34,6 @@ class Entry:
             out[key] = (from_spec(spec), default)
         return out
 
-    def defaults(self):
-        """key -> default of the mode's settings namespace, players included (no check loaded)."""
-        out = {"players": self.default_players}
-        for key in self.settings:
-            out[key] = self.settings[key][1]
-        return out
-
 
 # One entry per mode that works.
 AVAILABLE = (

@@ -6,7 +6,7 @@ docstring is one big string there).
 """
 
 #
-# The app calls start, on_button, tick, settled, status, settings_changed, suspend and stop.
+# The app calls start, on_button, tick, due_us, settled, status, settings_changed, suspend and stop.
 # GameMode turns those into a game on a firmware.session.Session and into hooks, all
 # no-ops by default:
 #
@@ -33,6 +33,8 @@ docstring is one big string there).
 #     on_tick(now_ms)           every few ms while a game runs (not while "END GAME?" shows)
 #     flush()                   settle what the mode decided but has not applied yet; called
 #                               before an undo, an end, a suspend
+#     on_due() -> int           the us tick at which on_tick has a decision due, or -1
+#                               (default): the app's input task wakes for it to the us
 #     is_settled(now_ms) -> bool  False while a decision is still pending (scripts wait)
 #     on_end(now_ms)            the game ended (confirmed): show the result
 #     game_options() -> dict    engine options for a new game (default {})
@@ -96,15 +98,12 @@ class GameMode:
         if not isinstance(options, dict):
             raise ValueError("mode options must be an object")
         self.explicit = bool(options)  # given by a host or a script, not the menu
-        schema = self.entry.schema()
+        # the checks are loaded for this and forgotten: a running game does not hold them
+        why = modes.call_once("firmware.checks", "options_refusal", self.entry, options)
+        if why:
+            raise ValueError(why)
         values = ctx.settings.get()
         for key in options:
-            if key not in schema:
-                raise ValueError("%s has no option %r (known: %s)"
-                                 % (ctx.name, key, ", ".join(sorted(schema))))
-            why = schema[key][0](options[key])
-            if why:
-                raise ValueError("%s %s" % (key, why))
             values[key] = options[key]
         self.players = values.pop("players")
         self.values = values  # the mode's settings for this game, options applied
@@ -128,6 +127,10 @@ class GameMode:
 
     def is_settled(self, now_ms):
         return True
+
+    def on_due(self):
+        """The us tick at which on_tick has a decision due, or -1 (see due_us)."""
+        return -1
 
     def ok_hint(self):
         return "-"
@@ -344,6 +347,13 @@ class GameMode:
     def tick(self, now_ms):
         if not self.session.over and not self.confirming:
             self.on_tick(now_ms)
+
+    def due_us(self):
+        """The us tick of the next decision tick() makes, or -1: the app's input task
+        sleeps until it rather than waiting for its next timed pass."""
+        if self.session.over or self.confirming:
+            return -1
+        return self.on_due()
 
     def settled(self, now_ms):
         return self.session.over or self.confirming or self.is_settled(now_ms)

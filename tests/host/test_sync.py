@@ -18,9 +18,10 @@ from host import db as dbmod
 from host import virtual_device as simmod
 from host.bench_host import SimProcess, add_games_to_image, game_records, new_image
 from host.cli import main as cli_main
+from host.progress import Progress
 from host.replay import replay
 from host.serial_client import DeviceClient, LinkError, open_port
-from host.sync import Progress, sync_device
+from host.sync import sync_device
 
 SIM_RECORDS = int(os.environ.get("TABLEMATE_SYNC_TEST_RECORDS", "90"))
 
@@ -321,20 +322,21 @@ class _Stream(io.StringIO):
         return self._tty
 
 
-def test_progress_line_only_on_a_tty():
+def test_progress_bar_only_on_a_tty_and_gone_when_done():
     quiet = _Stream(False)
     p = Progress(quiet)
-    p.show("sync: 5 records", force=True)
+    p.count("sync box: records", 5, 10)
+    p.wait("waiting")
     p.done()
     assert quiet.getvalue() == ""
     loud = _Stream(True)
-    p = Progress(loud, min_interval=0)
-    p.show("sync: 5/10 records")
-    p.show("sync: 10/10")
+    p = Progress(loud)
+    p.count("sync box: records", 5, 10)
+    p.count("sync box: records", 10, 10)
     p.done()
     text = loud.getvalue()
-    assert "\rsync: 5/10 records" in text and "\rsync: 10/10   " in text and text.endswith("\r")
-    assert "\n" not in text
+    assert "sync box: records" in text and "5/10" in text and "10/10" in text and "━" in text
+    assert text.endswith("\x1b[2K")  # erased: the command's closing line stands alone
 
 
 # ---------------------------------------------------------------- the virtual device

@@ -6,11 +6,11 @@ import base64
 import re
 
 import pytest
+from rich.text import Text
 
 from host import tui
 
 LABELS = ["P%d" % i for i in range(1, 9)] + ["status"]
-ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def _view():
@@ -28,7 +28,7 @@ def _view():
 
 
 def _text(lines):
-    return [ESCAPE.sub("", ln) for ln in lines]
+    return [ln.plain for ln in lines]
 
 
 def _shows_the_box(text, width):
@@ -78,9 +78,13 @@ def test_a_terminal_too_small_is_told_the_size_it_needs(width, height):
 
 
 def test_wrap_breaks_at_spaces_within_the_width_and_keeps_the_styles():
-    line = tui.DIM + "keys: 1-8 players   o ok: next   b back: undo" + tui.RESET
+    line = Text("keys: 1-8 players   o ok: next   b back: undo", tui.DIM)
+    line.append(" ok does nothing", tui.BOLD)
     rows = tui.wrap(line, 20)
-    assert all(len(ESCAPE.sub("", r)) <= 20 for r in rows) and len(rows) == 3
-    assert "".join(rows).count(tui.DIM) == 1 and rows[-1].endswith(tui.RESET)
-    assert " ".join(ESCAPE.sub("", r) for r in rows).split() == ESCAPE.sub("", line).split()
-    assert tui.wrap("x" * 25, 10) == ["x" * 10, "x" * 10, "x" * 5]
+    assert all(r.cell_len <= 20 for r in rows) and len(rows) == 3
+    assert " ".join(r.plain for r in rows).split() == line.plain.split()
+    assert all(r.style == tui.DIM for r in rows)  # the key line's dim carries on to every row
+    last = rows[-1]
+    assert last.plain == "undo ok does nothing"
+    assert [bool(last.get_style_at_offset(tui._MEASURE, i).bold) for i in (0, 5)] == [False, True]
+    assert [r.plain for r in tui.wrap(Text("x" * 25), 10)] == ["x" * 10, "x" * 10, "x" * 5]

@@ -67,7 +67,9 @@ def sim_in_tmux(tmp_path, width, height):
     Afterwards the server is gone and so is every process of the box."""
     image = tmp_path / "flash.img"
     tmux = Tmux(tmp_path / "tmux.sock")
-    env = " ".join("%s=%s" % kv for kv in (("TABLEMATE_DATA_DIR", tmp_path), ("TERM", "xterm-256color")))
+    # a terminal that says it shows truecolour, as most do: the LEDs are drawn in their exact hue
+    env = " ".join("%s=%s" % kv for kv in (("TABLEMATE_DATA_DIR", tmp_path), ("TERM", "xterm-256color"),
+                                           ("COLORTERM", "truecolor")))
     command = "cd %s && env %s %s" % (ROOT, env, " ".join(sim_command(image, "--fresh", headless=False)))
     res = tmux("new-session", "-d", "-s", SESSION, "-x", str(width), "-y", str(height), command)
     assert res.returncode == 0, res.stderr

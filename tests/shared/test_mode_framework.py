@@ -80,3 +80,22 @@ def test_a_key_that_does_nothing_says_nope_and_changes_nothing():
         assert [f["key"] for f in _events(box, "nope")] == ["mode", "P6", "ok"]
         assert box.mode.game.scores() == [1, 0, 0] and box.mode.players == 3
         assert box.sound.playing or box.sound.buzzer is None
+
+
+def test_options_are_checked_against_the_mode_settings_and_the_checks_are_not_kept():
+    import sys
+
+    from firmware import modes
+    from tests.shared.compat import raises
+
+    modes.unload(modes.loaded() - {"firmware.checks", "engine.games"})  # as on a box that never ran a mode
+    before = set(sys.modules)
+    with tmp_dir() as d:
+        for options, words in (({"volume": 3}, "anomia has no option 'volume' (known: lockout_ms, players,"),
+                               ({"players": 9}, "players must be 3..8, got 9"),
+                               ({"lockout_ms": "x"}, "lockout_ms must be an int, got 'x'")):
+            assert words in str(raises(ValueError, Box, d, "anomia", **options))
+        box = Box(d, "anomia", players=5, tie_window_us=0)
+        assert box.mode.players == 5 and box.mode.values["tie_window_us"] == 0
+        kept = set(sys.modules) - before  # what the running game holds besides
+        assert "firmware.checks" not in kept and "engine.games" not in kept

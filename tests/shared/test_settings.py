@@ -154,8 +154,10 @@ def test_malformed_changes_are_rejected():
 def test_failed_update_changes_nothing():
     with tmp_dir() as d:
         path = d + "/settings.json"
-        s = Settings(path)
+        told = []
+        s = Settings(path, on_change=told.append)
         s.update({"anomia": {"players": 6}, "brightness": 200})
+        assert told == [{"anomia": {"players": 6}, "brightness": 200}]  # the app re-applies what changed
         before = read_bytes(path)
         listing = sorted(os.listdir(d))
         # one good change with one bad one: neither is applied
@@ -166,6 +168,7 @@ def test_failed_update_changes_nothing():
             assert sorted(os.listdir(d)) == listing
             assert s.get("anomia")["players"] == 6 and s.get("brightness") == 200 and s.get("sound") is True
             assert s.get("anomia")["lockout_ms"] == 800
+        assert len(told) == 1  # a refused update is not announced
         assert Settings(path).all() == s.all()
 
 
