@@ -82,6 +82,9 @@ class Mode(GameMode):
             elif self.pending != NONE and self.arb.gap_us != self._shown_gap:
                 self._show_decision()  # the 2nd press came after the decision: show its gap
 
+    def on_due(self):
+        return self.arb.due()
+
     def is_settled(self, now_ms):
         self._poll(self.ctx.input.now_us())
         return self.pending == NONE and self.arb.state == 0
