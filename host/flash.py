@@ -213,15 +213,21 @@ def _compile_cached(src, dest, march, cache_dir, tool_id):
     return compiled
 
 
-def build(march, root=None, cache_dir=None, backend="rp2"):
-    """{device path: bytes} of everything the device needs, compiled for march."""
+def build(march, root=None, cache_dir=None, backend="rp2", progress=None):
+    """{device path: bytes} of everything the device needs, compiled for march (a bar on
+    progress: a first compile of every file takes a while on a busy machine)."""
     cache_dir = Path(cache_dir) if cache_dir else paths.data_dir() / "mpy-cache"
     cache_dir.mkdir(parents=True, exist_ok=True)
     tool_id = "%d.%d" % mpy_cross_version()
     files = target_files(root, backend)
     workers = max(2, os.cpu_count() or 2)
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-        datas = list(pool.map(lambda f: _compile_cached(f[0], f[1], march, cache_dir, tool_id), files))
+        jobs = [pool.submit(_compile_cached, src, dest, march, cache_dir, tool_id) for src, dest in files]
+        if progress:
+            for done, _job in enumerate(concurrent.futures.as_completed(jobs), 1):
+                progress.count("compiling with mpy-cross", done, len(jobs))
+            progress.done()
+        datas = [job.result() for job in jobs]
     return {dest: data for (src, dest), data in zip(files, datas, strict=True)}
 
 
@@ -377,7 +383,7 @@ class RawRepl:
             try:
                 self.transport.close()
             except OSError:
-                pass
+                progress.count("compiling with mpy-cross", done, len(jobs))
             self.transport = None
 
 
@@ -492,7 +498,7 @@ def flash(port, dry_run=False, out=print, progress=None, root=None, verify=True,
         platform = facts.get("platform")
         unix = platform in UNIX_PLATFORMS
         # the unix port is the virtual device: it also gets unixbox/ (a Pico never does)
-        local = build(march, root, cache_dir, "unix" if unix else "rp2")
+        local = build(march, root, cache_dir, "unix" if unix else "rp2", progress)
         sizes = facts.get("files") or {}
         plan = make_plan(local, sizes, facts.get("manifest"), facts.get("mpy"), march, facts.get("hashes"))
         size = sum(len(local[p]) for p in plan.copy)

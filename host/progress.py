@@ -1,5 +1,5 @@
 """Progress on stderr while a terminal watches, drawn by rich as pip and most tools draw it:
-a bar with the count or the bytes, the rate and the time left, or a spinner with the time
+a bar with the count or the bytes and the time left, or a spinner with the time
 waited. Nothing when no one watches (a pipe, a log): the command's closing line says
 what happened. The bar goes when the work is done, leaving that closing line alone."""
 
@@ -11,9 +11,8 @@ from rich.console import Console
 _WHAT = bars.TextColumn("{task.description}")
 COLUMNS = {
     "count": (_WHAT, bars.BarColumn(), bars.MofNCompleteColumn(), bars.TimeRemainingColumn()),
-    # KiB, as flash counts its kilobytes (1024 bytes)
-    "bytes": (_WHAT, bars.BarColumn(), bars.DownloadColumn(binary_units=True), bars.TransferSpeedColumn(),
-              bars.TimeRemainingColumn()),
+    # KiB, as flash counts its kilobytes (1024 bytes); rich's rate column speaks kB only
+    "bytes": (_WHAT, bars.BarColumn(), bars.DownloadColumn(binary_units=True), bars.TimeRemainingColumn()),
     "wait": (bars.SpinnerColumn(), _WHAT, bars.TimeElapsedColumn()),
 }
 
@@ -43,7 +42,7 @@ class Progress:
         self._show("count", what, done, total)
 
     def bytes(self, what, done, total):
-        """A bar of done of total bytes, with the transfer rate."""
+        """A bar of done of total bytes."""
         self._show("bytes", what, done, total)
 
     def wait(self, what):

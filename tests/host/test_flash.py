@@ -1,6 +1,7 @@
 """`tablemate flash`: the compile target, the plan, port selection, and the virtual device end to end
 (dry run writes nothing, a cut flash is completed, incremental flash, sync on the flashed firmware)."""
 
+import io
 import json
 import os
 import pty
@@ -14,6 +15,7 @@ from host.bench_host import SimProcess, add_games_to_image, new_image
 from host.cli import CliError
 from host.cli import main as cli_main
 from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS
+from host.progress import Progress
 from host.serial_client import DeviceClient, open_port
 
 
@@ -55,6 +57,11 @@ def test_only_a_unix_port_box_gets_the_unixbox_package():
         for p in (ROOT / "firmware").rglob("*.py") if p.name not in ROOT_SCRIPTS}
 
 
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
 def test_build_compiles_for_the_target_and_caches(tmp_path):
     local = flashmod.build("armv6m", cache_dir=tmp_path / "cache")
     header = local["engine/core.mpy"][:4]
@@ -63,7 +70,11 @@ def test_build_compiles_for_the_target_and_caches(tmp_path):
     assert local["main.py"] == (ROOT / "firmware" / "main.py").read_bytes()
     cached = sorted(p.name for p in (tmp_path / "cache").iterdir())
     assert len(cached) == sum(1 for d in local if d.endswith(".mpy"))
-    assert flashmod.build("armv6m", cache_dir=tmp_path / "cache") == local
+    watched = _Terminal()  # a terminal sees the compile counted to the last file, then the bar gone
+    assert flashmod.build("armv6m", cache_dir=tmp_path / "cache", progress=Progress(watched)) == local
+    shown = watched.getvalue()
+    assert "compiling with mpy-cross" in shown and "%d/%d" % (len(local), len(local)) in shown
+    assert shown.endswith("\x1b[2K")
     assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == cached
     plain = flashmod.build(None, cache_dir=tmp_path / "cache")
     assert set(plain) == set(local)
