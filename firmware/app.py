@@ -1,6 +1,7 @@
 """The firmware app: the board, its storage, the serial link and the mode menu, as asyncio tasks.
 
-Tasks: serial link (firmware.link.serve), input (EdgeRing -> Debouncer -> menu or mode),
+Tasks: serial link (firmware.link.serve), input (EdgeRing -> Debouncer -> menu or mode,
+woken by every snapshot the capture pushes, plus a timed pass for the timers),
 LEDs, display and sound; on the sim board also the world channel (unixbox/world.py).
 
 Which board: $TABLEMATE_BOARD (the sim launcher sets it), else {"board": NAME} in
@@ -25,6 +26,7 @@ from firmware import modes
 from firmware import settings as settings_mod
 from firmware.app_parts import Clock, Input
 from firmware.buttons import BACK_BIT, MODE_BIT, N_INPUTS, OK_BIT, SEATS
+from firmware.ticks import ticks_add, ticks_diff
 
 FIRMWARE_VERSION = "0.1.0"
 DATA_DIR = "data"
@@ -34,7 +36,14 @@ CONFIG_PATH = "config.json"
 BOARD_ENV = "TABLEMATE_BOARD"
 DEFAULT_BOARD = "pico"
 
-INPUT_PERIOD_MS = 5
+# The input path is event-driven: every snapshot a capture pushes wakes the input task at
+# once (EdgeRing.wake), and a decision the mode has due is waited for to the microsecond.
+# Besides, a timed pass runs every TIMED_PASS_MS for what no edge announces: the debouncer's
+# settle and stuck timers, the modes' screen timers, the button test's linger, syncs.
+TIMED_PASS_MS = 5
+# A decision due sooner than this is slept for exactly; a later one (a lockout's end) is
+# left to the timed passes, so the input task keeps waking for every edge meanwhile.
+DUE_SOON_US = 60000  # above the longest tie window a mode allows (50 ms)
 LED_PERIOD_MS = 20
 SOUND_PERIOD_MS = 10
 DISPLAY_PERIOD_MS = 50
@@ -110,6 +119,7 @@ class App:
         gc.collect()  # the parsed board file is garbage now: keep the heap unfragmented
         makedirs(DATA_DIR)
         self.journal = Journal(JOURNAL_DIR)
+        gc.collect()  # the scan of a full journal leaves much garbage: free it before what lives on
         # Who the host files these records under: this board and this journal's life.
         self.device_id = "%s-%s" % (self.board.uid() or self.board_name, self.journal.id)
         # the serial link changes settings; the app then re-applies brightness, colours, sound, debounce
@@ -125,6 +135,7 @@ class App:
         self.leds.set_status(STATUS_COLOUR)
 
         self.mode = None
+        self._mode_due = None  # the running mode's due_us, if it has one
         self.mode_name = "menu"
         self._modules_before = None  # modules loaded before the running mode started
         self.mode_error = None  # why the last mode failed to start, for the status op
@@ -143,6 +154,7 @@ class App:
         self._snap = [0, 0]
         self._event = [0, 0, 0]
         self._syncs = []
+        self._wake = None  # the input task's asyncio.ThreadSafeFlag, set by every ring push
         self._stop = None
         self.stop_reason = None
         self.mem_free_boot = None
@@ -278,6 +290,9 @@ class App:
             self._show_menu(now)
             raise ValueError("mode %s failed to start (%s)" % (name, e))
         self.mode = mode
+        # optional: when its next decision is due; bound once here, as a getattr at every
+        # input pass would allocate
+        self._mode_due = getattr(mode, "due_us", None)
         self.mode_name = name
         self.mode_error = None
         self.screen = SCREEN_MODE
@@ -472,39 +487,77 @@ class App:
 
     # ---- tasks
 
-    async def _input_task(self):
-        import asyncio
-
+    def _input_pass(self):
+        """Everything captured up to now through the debouncer to the menu or the mode, then
+        what is due by now; returns that now (us)."""
         ring = self.board.ring
         deb = self.debouncer
         snap = self._snap
         ev = self._event
-        board = self.board
-        while True:
-            # The clock is read BEFORE draining: every edge stamped up to `now` is then fed
-            # before anything is decided at `now` (the arbiter's contract).
-            now_us = board.now_us()
-            self.input.at_us = now_us
-            try:
-                while ring.pop(snap):
-                    deb.feed(snap[0], snap[1])
-                    # events are taken after every snapshot, so a burst never overflows
-                    # the debouncer's event queue
-                    while deb.take(ev):
-                        self.on_button(ev[0], ev[1], ev[2])
-                deb.poll(now_us)
+        # The clock is read BEFORE draining: every edge stamped up to `now` is then fed
+        # before anything is decided at `now` (the arbiter's contract); `now` is the clock
+        # less the capture's lag, for the presses whose IRQ has not run yet.
+        now_us = ticks_add(self.board.now_us(), -self.board.capture_lag_us)
+        self.input.at_us = now_us
+        try:
+            while ring.pop(snap):
+                deb.feed(snap[0], snap[1])
+                # events are taken after every snapshot, so a burst never overflows
+                # the debouncer's event queue
                 while deb.take(ev):
                     self.on_button(ev[0], ev[1], ev[2])
-                now = time.ticks_ms()
-                if self.mode is not None:
-                    self.mode.tick(now)
-                else:
-                    self._button_test_tick(now)
-                if self._syncs:
-                    self._answer_syncs(now)
-            except Exception as e:  # noqa: BLE001 - input must survive a failing mode
-                self.mode_failed(e)
-            await asyncio.sleep_ms(INPUT_PERIOD_MS)
+            deb.poll(now_us)
+            while deb.take(ev):
+                self.on_button(ev[0], ev[1], ev[2])
+            now = time.ticks_ms()
+            if self.mode is not None:
+                self.mode.tick(now)
+            else:
+                self._button_test_tick(now)
+            if self._syncs:
+                self._answer_syncs(now)
+        except Exception as e:  # noqa: BLE001 - input must survive a failing mode
+            self.mode_failed(e)
+        return now_us
+
+    def _due_soon_us(self, now_us):
+        """us until the mode's next decision falls due (0: now), or -1 when none is due
+        within DUE_SOON_US or the board's clock moves only when told (a scripted sim)."""
+        due_us = self._mode_due
+        if self.mode is None or due_us is None:
+            return -1
+        try:
+            due = due_us()
+        except Exception as e:  # noqa: BLE001 - input must survive a failing mode
+            self.mode_failed(e)
+            return -1
+        if due < 0 or not self.board.clock_moves():
+            return -1
+        wait = ticks_diff(due, now_us)
+        if wait >= DUE_SOON_US:
+            return -1
+        return wait if wait > 0 else 0
+
+    async def _input_task(self):
+        """A pass for every wake from the capture; then, while a decision is due soon,
+        sleep until it (whole ms through asyncio, the last part by yielding) and pass
+        again, so it is made at its microsecond, not at the next timed pass."""
+        import asyncio
+
+        wake = self._wake
+        while True:
+            await wake.wait()
+            wait_us = self._due_soon_us(self._input_pass())
+            while wait_us >= 0:
+                await asyncio.sleep_ms(wait_us // 1000)
+                wait_us = self._due_soon_us(self._input_pass())
+
+    async def _timed_pass_task(self):
+        import asyncio
+
+        while True:
+            await asyncio.sleep_ms(TIMED_PASS_MS)
+            self._input_pass()
 
     def mode_failed(self, e):
         """A mode raised: keep its journal, say why (status, LEDs, an event), back to the menu."""
@@ -555,9 +608,13 @@ class App:
         import asyncio
 
         self._stop = asyncio.Event()
+        self._wake = asyncio.ThreadSafeFlag()
+        self.board.ring.wake = self._wake
+        self._wake.set()  # a first pass for what the capture pushed before the tasks ran
         tasks = [
             asyncio.create_task(self._serial_task()),
             asyncio.create_task(self._input_task()),
+            asyncio.create_task(self._timed_pass_task()),
             asyncio.create_task(self._led_task()),
             asyncio.create_task(self._sound_task()),
             asyncio.create_task(self._display_task()),

@@ -184,6 +184,15 @@ class Arbiter:
                 return DONE
         return NONE
 
+    def due(self):
+        """The tick at which poll() next has something to report (a decision, a lockout's
+        end), or -1 while armed: the caller may sleep until then."""
+        if self._done_pending or self.state == LOCKOUT:
+            return (self.first_tick + self._lockout) & TICKS_MASK
+        if self.state == DECIDING:
+            return (self._first + self.tie_window_us) & TICKS_MASK
+        return -1
+
     def undo(self):
         """Take back the last decision; True if there was one. The caller reverts scores.
 

@@ -45,6 +45,10 @@ class Board:
         self.oled = oled
         self.buzzer = buzzer
         self.capturing = False
+        # How long after its stamp a press may still be on its way into the ring (an IRQ's
+        # latency): the app decides at now_us() less this, so that every press stamped up
+        # to the time it decides at has been fed (the arbiter's contract).
+        self.capture_lag_us = 0
 
     def start_capture(self):
         self.capturing = True
@@ -55,6 +59,11 @@ class Board:
     def now_us(self):
         """Now in the capture's tick domain (30-bit microseconds, firmware.ticks)."""
         return ticks_us()
+
+    def clock_moves(self):
+        """True when now_us() advances by itself (False: a virtual clock that moves only
+        when told, so the app cannot sleep until a time on it)."""
+        return True
 
     def uid(self):
         """The board's own serial number as hex, where the hardware has one."""

@@ -41,6 +41,9 @@ class EdgeRing:
         self.overflows = 0  # snapshots dropped because the ring was full
         # The last mask pushed: capture paths that own some of the bits merge into it.
         self.level = 0
+        # Set by the reader: an object whose set() each push calls (the app's
+        # asyncio.ThreadSafeFlag, safe from a hard IRQ), so the reader wakes at once.
+        self.wake = None
 
     def push(self, mask, tick):
         """Append a snapshot; when full, drop it, count it and return False."""
@@ -55,6 +58,9 @@ class EdgeRing:
         self._ticks[w] = tick
         self._w = nxt
         self.level = mask
+        wake = self.wake
+        if wake is not None:
+            wake.set()
         return True
 
     def update(self, bits, field, tick):
@@ -272,16 +278,20 @@ class IrqCapture:
 
     pins: a list indexed by snapshot bit; each entry a Pin-like object (value(), irq(),
     IRQ_FALLING, IRQ_RISING) wired active low, or None for bits this capture does not
-    own. Every edge reads all owned pins into one mask and merges it into the ring's
-    level (EdgeRing.update), stamped with now() when the handler runs (default: the
-    30-bit firmware.ticks.ticks_us, not time.ticks_us, which wraps at 2**62 on unix).
+    own. Each edge's handler stamps now() first (default: the 30-bit
+    firmware.ticks.ticks_us, not time.ticks_us, which wraps at 2**62 on unix), then reads
+    only the pin that raised it and merges that one bit into the ring's level
+    (EdgeRing.update). A press on another pin meanwhile is left to that pin's own handler
+    and stamp, so two presses are told apart as closely as the interrupts run, not merged
+    into one snapshot while a handler reads every pin.
 
-    Fairness: the stamp is the handler's start, not the edge, so it lags the edge by the
-    IRQ latency (tens of us on a Pico, longer while interrupts are off, e.g. during a
-    NeoPixel write). On rp2 MicroPython dispatches pending GPIO IRQs in pin order, so for
-    presses closer together than one handler run the lower pin is serviced first; presses
-    already down when a handler reads the pins land in the same snapshot. The PIO path
-    (firmware/pio_capture.py) has none of these effects and is the one to use on a Pico.
+    Fairness: the stamp lags the edge by the IRQ latency (about 15 us on a Pico, longer
+    while interrupts are off, e.g. during a NeoPixel write). rp2 MicroPython reads the
+    pending GPIO interrupts of a bank of 8 pins at once and dispatches them in pin order,
+    so of two presses that are both pending when it does, the lower pin is stamped first
+    whichever came first (docs/buttons-and-arbiter.md gives the measured figures). The
+    PIO path (firmware/pio_capture.py) has none of these effects and is the one to use on
+    a Pico.
     """
 
     def __init__(self, pins, ring, now=ticks_us):
@@ -292,6 +302,11 @@ class IrqCapture:
             if self._pins[i] is not None:
                 field |= 1 << i
         self.field = field
+        # pin -> its bit, for the one handler all pins share
+        self._bit_of = {}
+        for i in range(self._n):
+            if self._pins[i] is not None:
+                self._bit_of[self._pins[i]] = 1 << i
         self._ring = ring
         self._now = now
         self.edges = 0  # handler runs (chatter included)
@@ -321,7 +336,8 @@ class IrqCapture:
             if p is not None:
                 p.irq(handler=None)
 
-    def _on_edge(self, _pin):
+    def _on_edge(self, pin):
         t = self._now()  # stamp first: closest to the edge
+        bit = self._bit_of[pin]
         self.edges += 1
-        self._ring.update(self.read(), self.field, t)
+        self._ring.update(0 if pin.value() else bit, bit, t)

@@ -14,6 +14,7 @@ import statistics
 import sys
 import time
 
+from host import columns
 from host.cli import CliError
 from host.port_select import add_port_argument, resolve_port
 from host.serial_client import DeviceClient, DeviceError, LinkError, mpy_info
@@ -141,9 +142,7 @@ class Bench:
 
 
 def table(rows):
-    w1 = max(len(r[0]) for r in rows)
-    w2 = max(len(r[1]) for r in rows)
-    return "".join("%-*s  %-*s  %s\n" % (w1, a, w2, b, c) for a, b, c in rows)
+    return "".join(line + "\n" for line in columns.table(None, rows))
 
 
 def run(args):

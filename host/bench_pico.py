@@ -41,6 +41,33 @@ def press_to_led(box, presses):
     return out, frames
 
 
+IRQ_GAPS_US = (0, 1, 2, 5, 10, 25)  # presses this far apart, every ordered pair of PAIRS
+
+
+def irq_resolution(box):
+    """The IRQ path over every ordered pair at each gap of IRQ_GAPS_US: per gap, how many pairs
+    came out in their true order, how many as the lower GPIO first (the dispatch order),
+    and the lag of each stamp behind its press."""
+    from tests.host.test_pico_box import IRQ_CAPTURE_SETUP, PAIRS, run_capture, snapshots_after
+
+    out = {}
+    for gap in IRQ_GAPS_US:
+        box.wait_hello()
+        expected, got = run_capture(box, IRQ_CAPTURE_SETUP, PAIRS, gap)
+        right = lower_first = 0
+        lags = []
+        for i, (a, b) in enumerate(PAIRS):
+            seen = snapshots_after(got, expected[3 * i][1], 500)
+            if len(seen) < 2 or seen[0][0] not in (1 << a, 1 << b):
+                continue  # merged into one snapshot: neither first
+            first = seen[0][0].bit_length() - 1
+            right += first == a
+            lower_first += first == min(a, b)
+            lags += [seen[0][1] - (0 if first == a else gap), seen[1][1] - (gap if first == a else 0)]
+        out[gap] = {"right": right, "lower_first": lower_first, "lags": lags}
+    return out
+
+
 def measure(presses=5):
     from host.serial_client import TIMEOUT_SCALE_ENV
     from tests.host.pico_box import TIMEOUT_SCALE, PicoBox
@@ -56,6 +83,8 @@ def measure(presses=5):
             expected, got = run_capture(box, CAPTURE_SETUP, PAIRS, GAP_US)
             errs = [((tick - us) & TICKS_MASK) for (_, us), (_, tick) in zip(expected, got, strict=True)]
             fig["pio_err"] = [e - (1 << 30) if e >= 1 << 29 else e for e in errs]
+            fig["irq"] = irq_resolution(box)
+            fig["pairs"] = len(PAIRS)
             box.wait_hello()
             lat, frames = press_to_led(box, presses)
             fig["press_to_led_us"] = lat
@@ -77,11 +106,22 @@ def rows(row, presses=5):
         % (f["mem_free_boot"], f["mem_free_buzzer"]), "status op, gc.collect() first")
     row("%s: PIO timestamp - true press" % LABEL, "%d..%d us" % (min(f["pio_err"]), max(f["pio_err"])),
         "%d edges, every player against another 2 us apart" % len(f["pio_err"]))
+    irq, n = f["irq"], f["pairs"]
+    told = [g for g in IRQ_GAPS_US if all(irq[h]["right"] == n for h in IRQ_GAPS_US if h >= g)]
+    row("%s: IRQ path, presses told apart" % LABEL,
+        "from %s us apart" % told[0] if told else "not within %d us" % IRQ_GAPS_US[-1],
+        "%d ordered pairs at each of %s us; right order per gap: %s" % (
+            n, "/".join(str(g) for g in IRQ_GAPS_US), "/".join(str(irq[g]["right"]) for g in IRQ_GAPS_US)))
+    row("%s: IRQ path, pin-order bias" % LABEL, "%d of %d lower GPIO first at 0 us" % (
+        irq[0]["lower_first"], n), "closer than that, the dispatch order (lower GPIO, bank 0 first) wins")
+    lags = [lag for g in IRQ_GAPS_US for lag in irq[g]["lags"]]
+    row("%s: IRQ path, stamp - true press" % LABEL, "%d..%d us" % (min(lags), max(lags)),
+        "the second of two close presses waits for the first one's handler")
     lat = f["press_to_led_us"]
     if lat:
-        row("%s: press to winner LED (median / max)" % LABEL, "%.1f / %.1f ms" % (
+        row("%s: press to decision (winner LED, median / max)" % LABEL, "%.2f / %.2f ms" % (
             statistics.median(lat) / 1000, max(lat) / 1000),
-            "%d face-offs, tie window %s us, 5 ms input poll" % (len(lat), f["tie_window_us"]))
+            "%d face-offs, tie window %s us, event-driven input" % (len(lat), f["tie_window_us"]))
     row("%s: NeoPixel refresh, interrupts off" % LABEL, "%d us" % f["neopixel_write_us"],
         "9 LEDs, first rise to last fall on the data line")
 

@@ -11,6 +11,7 @@ from engine import playout
 from engine.core import CHANCE, SIMULTANEOUS
 from engine.games import GAMES, game_name, get_game
 from host.cli import CliError
+from host.columns import table
 from host.words import count
 
 
@@ -83,9 +84,9 @@ def print_score_table(state, write):
     scores = state.scores()
     winners = state.winners()
     write("")
-    write("player  score")
-    for p, score in enumerate(scores):
-        write("%-6s  %5d%s" % (player(p), score, "  winner" if p in winners else ""))
+    rows = [(player(p), score, "winner" if p in winners else "") for p, score in enumerate(scores)]
+    for line in table(("player", "score", ""), rows, right=(1,)):
+        write(line)
     if len(winners) == 1:
         write("winner: %s" % player(winners[0]))
     elif not winners:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from host import db as dbmod
 from host import stats_plot
+from host.columns import table
 from host.game_views import VIEWS, faceoff_events, view_for
 from host.replay import ReplayMismatch, replay
 from host.stored_games import player_names
@@ -109,58 +110,56 @@ def ms(us):
 
 
 def report(stats, out):
-    width = max([6] + [len(n) for n in stats])
     kinds = set()
     for ps in stats.values():
         kinds |= ps.kinds
     faceoffs = "faceoff" in kinds or kinds <= {"game"}
-    summary_report(stats, out, width, faceoffs)
+    summary_report(stats, out, faceoffs)
     if faceoffs:
         out.write("\n")
-        distribution_report(stats, out, width)
+        distribution_report(stats, out)
     for view in VIEWS.values():
         if view.figures and view.kind in kinds:
             out.write("\n")
-            figures_report(view, [ps for ps in stats.values() if view.kind in ps.kinds], out, width)
+            figures_report(view, [ps for ps in stats.values() if view.kind in ps.kinds], out)
 
 
-def summary_report(stats, out, width, faceoffs):
+def _write_table(out, headers, rows):
+    """A table of one row per player: the name, then numbers (right-aligned)."""
+    for line in table(headers, rows, right=range(1, len(headers))):
+        out.write(line + "\n")
+
+
+def summary_report(stats, out, faceoffs):
     """One row per player: games played and won, and for the buzzers the face-offs won, the
     ties and the winning gaps (the ms from the winner's press to the next one)."""
-    cols = [("GAMES", 5), ("WON", 4)]
+    headers = ["PLAYER", "GAMES", "WON"]
     if faceoffs:
-        cols += [("FACE-OFFS WON", 13), ("TIES", 4), ("MEDIAN GAP", 10), ("BEST GAP", 10)]
-    out.write("%-*s  %s\n" % (width, "PLAYER", "  ".join("%*s" % (w, title) for title, w in cols)))
+        headers += ["FACE-OFFS WON", "TIES", "MEDIAN GAP", "BEST GAP"]
+    rows = []
     for ps in stats.values():
-        cells = [ps.games, ps.games_won]
+        cells = [ps.name, ps.games, ps.games_won]
         if faceoffs:
             cells += [ps.won, ps.ties, ms(ps.median_gap_us()), ms(ps.best_gap_us())]
-        out.write("%-*s  %s\n" % (width, ps.name, "  ".join("%*s" % (w, c) for (_t, w), c in zip(cols, cells,
-                                                                                              strict=True))))
+        rows.append(cells)
+    _write_table(out, headers, rows)
     out.write("(WON: games won at their end; a buzzer game is won when it is ended with the mode button)\n")
 
 
-def distribution_report(stats, out, width):
-    labels = bucket_labels()
-    cell = max(len(lb) for lb in labels)
+def distribution_report(stats, out):
     out.write("winning gaps, face-offs per range (ms):\n")
-    out.write("%-*s  %s\n" % (width, "PLAYER", " ".join("%*s" % (cell, lb) for lb in labels)))
-    for ps in stats.values():
-        out.write("%-*s  %s\n" % (width, ps.name, " ".join("%*d" % (cell, c) for c in ps.distribution())))
+    _write_table(out, ["PLAYER"] + bucket_labels(), [[ps.name] + ps.distribution() for ps in stats.values()])
     all_gaps = [g for ps in stats.values() for g in ps.gaps_us]
     out.write("%s won, %s measured, overall median gap %s\n"
               % (count(sum(ps.won for ps in stats.values()), "face-off"), count(len(all_gaps), "gap"),
                  ms(statistics.median(all_gaps) if all_gaps else None)))
 
 
-def figures_report(view, players, out, width):
+def figures_report(view, players, out):
     """A view's own figures: one column each, one row per player."""
-    cols = [title for _key, title in view.figures]
     out.write("%s:\n" % view.title)
-    out.write("%-*s  %s\n" % (width, "PLAYER", "  ".join(cols)))
-    for ps in players:
-        cells = ["%*d" % (len(title), ps.figures.get(key, 0)) for key, title in view.figures]
-        out.write("%-*s  %s\n" % (width, ps.name, "  ".join(cells)))
+    _write_table(out, ["PLAYER"] + [title for _key, title in view.figures],
+                 [[ps.name] + [ps.figures.get(key, 0) for key, _title in view.figures] for ps in players])
 
 
 def add_parser(subparsers):

@@ -137,6 +137,9 @@ class WorldConnection:
     def __init__(self, sock):
         self.sock = sock
         sock.setblocking(False)
+        # Each message goes out at once: with Nagle's algorithm a burst of timed edges waits
+        # behind the first one's delayed ACK, and the emulated Pico's clock runs on meanwhile.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._buf = b""
         self.closed = False
         self.hello = None  # the board's description, once it arrived

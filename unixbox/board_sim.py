@@ -135,6 +135,9 @@ class SimBoard(Board):
         self._vnow = None  # the virtual clock's tick, once a clock message arrived
         self._vstamp = None  # the last clock message's us
         self._vleft = 0  # us the virtual clock still has to walk to reach _vstamp
+        # Edges stamped with the same us arrive one message at a time: only the us before
+        # the clock's is complete.
+        self.capture_lag_us = 1
         if world is not None:
             world.on("edge", self.on_edge)
             world.on("clock", self.on_clock)
@@ -168,6 +171,9 @@ class SimBoard(Board):
                 self._vleft = left - step
             return self._vnow
         return ticks_us()  # the 30-bit domain of the ring's ticks
+
+    def clock_moves(self):
+        return self._vnow is None
 
     def busy(self):
         """True while the world channel must not read on: the ring is filling up, or the

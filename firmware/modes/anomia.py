@@ -82,6 +82,9 @@ class Mode(GameMode):
             elif self.pending != NONE and self.arb.gap_us != self._shown_gap:
                 self._show_decision()  # the 2nd press came after the decision: show its gap
 
+    def on_due(self):
+        return self.arb.due()
+
     def is_settled(self, now_ms):
         self._poll(self.ctx.input.now_us())
         return self.pending == NONE and self.arb.state == 0
@@ -125,6 +128,8 @@ class Mode(GameMode):
                 self._decided(code)
             elif code == DONE:
                 self.flush()
+                if self._screen_until is None:  # a lockout that outlasts the winner screen:
+                    self._show_scores()  # the scores already shown take the count it ends with
             code = arb.poll(now_us)
 
     def _decided(self, code):

@@ -6,7 +6,7 @@ docstring is one big string there).
 """
 
 #
-# The app calls start, on_button, tick, settled, status, settings_changed, suspend and stop.
+# The app calls start, on_button, tick, due_us, settled, status, settings_changed, suspend and stop.
 # GameMode turns those into a game on a firmware.session.Session and into hooks, all
 # no-ops by default:
 #
@@ -33,6 +33,8 @@ docstring is one big string there).
 #     on_tick(now_ms)           every few ms while a game runs (not while "END GAME?" shows)
 #     flush()                   settle what the mode decided but has not applied yet; called
 #                               before an undo, an end, a suspend
+#     on_due() -> int           the us tick at which on_tick has a decision due, or -1
+#                               (default): the app's input task wakes for it to the us
 #     is_settled(now_ms) -> bool  False while a decision is still pending (scripts wait)
 #     on_end(now_ms)            the game ended (confirmed): show the result
 #     game_options() -> dict    engine options for a new game (default {})
@@ -125,6 +127,10 @@ class GameMode:
 
     def is_settled(self, now_ms):
         return True
+
+    def on_due(self):
+        """The us tick at which on_tick has a decision due, or -1 (see due_us)."""
+        return -1
 
     def ok_hint(self):
         return "-"
@@ -341,6 +347,13 @@ class GameMode:
     def tick(self, now_ms):
         if not self.session.over and not self.confirming:
             self.on_tick(now_ms)
+
+    def due_us(self):
+        """The us tick of the next decision tick() makes, or -1: the app's input task
+        sleeps until it rather than waiting for its next timed pass."""
+        if self.session.over or self.confirming:
+            return -1
+        return self.on_due()
 
     def settled(self, now_ms):
         return self.session.over or self.confirming or self.is_settled(now_ms)

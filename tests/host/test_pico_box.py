@@ -103,6 +103,18 @@ PAIR_EVERY_US = 3000
 TICKS_MASK = (1 << 30) - 1
 
 
+# the IRQ path on the same pins: one hard IRQ per pin (firmware.buttons.IrqCapture)
+IRQ_CAPTURE_SETUP = """
+from machine import Pin
+from firmware.board_profile import load_profile
+from firmware.buttons import EdgeRing, IrqCapture
+ring = EdgeRing(64)
+cap = IrqCapture([Pin(g, Pin.IN) for g in load_profile("pico")["players"]["pins"]], ring)
+cap.start()
+"""
+IRQ_RESOLUTION_US = 25  # the interrupt latency on this chip: presses this far apart must be told apart
+
+
 def run_capture(box, setup, pairs, gap_us):
     """Presses at exact virtual times through the capture the setup code starts on the board;
     returns (expected [(mask, us)], got [(mask, tick)])."""
@@ -136,19 +148,51 @@ def test_pio_capture_timestamps_on_the_real_pio(box):
     assert all(-1 <= e <= 1 for e in errors), errors
 
 
-def test_winner_led_comes_before_the_oled_redraw(box):
-    """Press to the winner's LED on the data line, in virtual time: the tie window, at most
-    one input poll, and the decision's own work; not the ~23 ms OLED redraw after it."""
-    from firmware.app import INPUT_PERIOD_MS
+def snapshots_after(got, us, within_us):
+    """The snapshots stamped from virtual microsecond us to within_us later: [(mask, lag)]."""
+    out = []
+    for mask, tick in got:
+        lag = (tick - us) & TICKS_MASK
+        if lag < within_us:
+            out.append((mask, lag))
+    return out
 
-    lat, frames = bench_pico.press_to_led(box, 2)
+
+def test_irq_capture_tells_apart_presses_at_its_interrupt_latency(box):
+    """The IRQ path stamps each pin in its own handler: two presses IRQ_RESOLUTION_US apart
+    come out as two snapshots in the order they happened, every player against another."""
+    expected, got = run_capture(box, IRQ_CAPTURE_SETUP, PAIRS, IRQ_RESOLUTION_US)
+    lags = []
+    for i, (a, b) in enumerate(PAIRS):
+        seen = snapshots_after(got, expected[3 * i][1], 500)
+        assert [m for m, _ in seen] == [1 << a, 1 << a | 1 << b], (a, b, seen)
+        first, second = seen[0][1], seen[1][1] - IRQ_RESOLUTION_US
+        assert 0 <= first <= IRQ_RESOLUTION_US and second >= 0, (a, b, seen)
+        lags.append((first, second))
+    print("\npico box: IRQ capture, presses %d us apart: first stamped %d..%d us late, second %d..%d us"
+          % (IRQ_RESOLUTION_US, min(f for f, _ in lags), max(f for f, _ in lags),
+             min(s for _, s in lags), max(s for _, s in lags)))
+
+
+# Past the tie window, on the emulated RP2040: the press's own pass (~1.3 ms of debouncer,
+# menu and arbiter Python), the decision's pass and the LED frame (~2 ms with the write).
+# The aim is 1 ms; the input task already wakes for the press and sleeps to the window's
+# end, what is left is that Python.
+LED_AFTER_WINDOW_US = 5000
+
+
+def test_winner_led_comes_soon_after_the_tie_window(box):
+    """Press to the winner's LED on the data line, in virtual time: the tie window, then the
+    decision as soon as the passes allow (the input task is woken by the capture and sleeps
+    until the window's end, no poll); not the ~23 ms OLED redraw after it."""
+    lat, frames = bench_pico.press_to_led(box, 3)
     with box.client() as dev:
         st = dev.status()["status"]
     window = st["mode_status"]["tie_window_us"]
     print("\npico box: press to winner LED %s us (tie window %d us); NeoPixel write %d us"
           % (lat, window, max(m["write_us"] for m in frames)))
-    assert len(lat) == 2 and st["mode_status"]["decisions"] == 2
-    assert all(window <= t <= window + INPUT_PERIOD_MS * 1000 + 3000 for t in lat), lat
+    assert len(lat) == 3 and st["mode_status"]["decisions"] == 3
+    assert all(window <= t <= window + LED_AFTER_WINDOW_US for t in lat), lat
 
 
 class PicoPerson(Harness):

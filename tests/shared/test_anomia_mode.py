@@ -389,3 +389,16 @@ def test_a_game_kept_by_the_firmware_before_the_session_resumes():
         assert box.mode.session.game_id == 1 and box.mode.game.scores() == [0, 1, 0, 0]
         assert box.mode.values == {"tie_window_us": 1000, "lockout_ms": 800}
 
+
+
+def test_a_lockout_longer_than_the_winner_screen_still_shows_the_count_it_ends_with():
+    with tmp_dir() as d:
+        box = Box(d, "anomia", players=3, lockout_ms=3000)
+        box.press(0, 10 * MS)
+        box.run_to(12 * MS)
+        assert box.screen()[0] == "WINNER"
+        box.run_to(2000 * MS)  # the winner screen has given way; the lockout still runs
+        assert box.screen()[0] == "SCORES" and box.decisions() == []
+        box.run_to(3500 * MS)  # the lockout is over: the win counts, and the screen says so
+        assert box.mode.game.scores() == [1, 0, 0]
+        assert box.screen()[0] == "SCORES" and box.screen()[1].split() == ["P1", "1"]

@@ -47,6 +47,26 @@ def test_single_press_wins_once_the_window_has_passed():
     assert arb.state == LOCKOUT
 
 
+def test_due_is_the_window_end_then_the_lockout_end():
+    arb = Arbiter(4, W, LOCK)
+    assert arb.due() == -1  # armed: nothing to wait for
+    t = TICKS_MASK - 300  # the window's end wraps
+    arb.press(1, t)
+    arb.press(2, ticks_add(t, 200))
+    assert arb.due() == ticks_add(t, W)
+    assert arb.poll(ticks_add(t, W - 1)) == NONE
+    assert arb.poll(arb.due()) == TIE
+    assert arb.due() == ticks_add(t, LOCK)
+    assert arb.poll(ticks_add(t, LOCK - 1)) == NONE and arb.poll(arb.due()) == DONE
+    assert arb.due() == -1
+    # a press stamped after the lockout re-arms at once: the DONE still to report is due
+    arb = Arbiter(4, W, LOCK)
+    assert decide(arb, [(0, 5000)], 5000 + W) == WIN
+    arb.press(3, 5000 + LOCK + 10)
+    assert arb.due() == 5000 + LOCK and arb.poll(arb.due()) == DONE
+    assert arb.due() == 5000 + LOCK + 10 + W
+
+
 def test_tie_window_edges():
     # gap W - 1 and W tie (the boundary is inclusive), W + 1 does not
     for gap, code in ((W - 1, TIE), (W, TIE), (W + 1, WIN)):

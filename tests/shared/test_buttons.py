@@ -111,6 +111,28 @@ def test_ring_update_merges_a_field_and_skips_no_change():
     assert out == [0b1_0000_0010, 2] and len(ring) == 0
 
 
+class Flag:
+    """Counts set() calls, as asyncio.ThreadSafeFlag would be set (without allocating)."""
+
+    def __init__(self):
+        self.sets = 0
+
+    def set(self):
+        self.sets += 1
+
+
+def test_ring_wakes_its_reader_on_every_snapshot_pushed():
+    ring = EdgeRing(2)
+    flag = ring.wake = Flag()
+    assert ring.push(0b1, 10) and flag.sets == 1
+    assert not ring.update(0b1, 0xFF, 11) and flag.sets == 1  # nothing new: no wake
+    assert ring.update(0b11, 0xFF, 12) and flag.sets == 2
+    assert not ring.push(0b111, 13) and flag.sets == 2  # full: dropped, the reader was woken
+    ring.wake = None
+    out = [0, 0]
+    assert ring.pop(out) and ring.push(0, 14) and flag.sets == 2
+
+
 # -- Debouncer --
 
 
@@ -329,10 +351,31 @@ def test_irq_capture_reads_all_its_pins_and_merges_into_the_ring():
     assert pins[MODE_BIT].handler is None
 
 
+def test_irq_capture_stamps_each_pin_in_its_own_handler():
+    # Both pins went down before the first handler ran: each handler takes only its own
+    # pin, so the second press keeps its own (later) stamp instead of joining the first's.
+    ring = EdgeRing(16)
+    pins = [FakePin() for _ in range(4)]
+    clock = Clock(100)
+    cap = IrqCapture(pins, ring, clock.now)
+    cap.start()
+    pins[3].level = 0
+    pins[1].level = 0
+    pins[1].handler(pins[1])  # the lower pin is dispatched first
+    clock.t = 130
+    pins[3].handler(pins[3])
+    out = [0, 0]
+    assert ring.pop(out) and out == [0b0010, 100]
+    assert ring.pop(out) and out == [0b1010, 130]
+    assert not ring.pop(out)
+
+
 class EdgeRun:
     def __init__(self):
         self.pins = [FakePin() for _ in range(8)]
-        cap = IrqCapture(self.pins, EdgeRing(64), Clock(1).now)
+        ring = EdgeRing(64)
+        ring.wake = Flag()  # the app's wake-up is set from the handler too
+        cap = IrqCapture(self.pins, ring, Clock(1).now)
         cap.start()
         self.handler = self.pins[0].handler
 
