@@ -119,6 +119,7 @@ class App:
         gc.collect()  # the parsed board file is garbage now: keep the heap unfragmented
         makedirs(DATA_DIR)
         self.journal = Journal(JOURNAL_DIR)
+        gc.collect()  # the scan of a full journal leaves much garbage: free it before what lives on
         # Who the host files these records under: this board and this journal's life.
         self.device_id = "%s-%s" % (self.board.uid() or self.board_name, self.journal.id)
         # the serial link changes settings; the app then re-applies brightness, colours, sound, debounce

@@ -30,12 +30,17 @@ def open_journal(j):
                 names.append(int(stem))
     names.sort()
     j.acked = _load_ack(j)
+    # Every segment's entry is made before any is scanned: they then lie side by side on
+    # the heap. Made one per scan, each would sit between that scan's garbage, and a
+    # journal of a hundred segments would leave the heap in pieces too small to start a mode.
+    segs = j._segs
+    for name_seq in names:
+        segs.append([name_seq, 0, 0, 0, 0])
     last = 0
-    for i in range(len(names)):
-        seg = _scan(j, names[i], i == len(names) - 1, last)
-        j._segs.append(seg)
-        if seg[2]:
-            last = seg[2]
+    for i in range(len(segs)):
+        _scan(j, segs[i], i == len(segs) - 1, last)
+        if segs[i][2]:
+            last = segs[i][2]
     if names and names[-1] - 1 > last:
         last = names[-1] - 1
     j.last_seq = last if last > j.acked else j.acked
@@ -63,7 +68,9 @@ def _note_bad(j, name_seq, start):
         j.bad_spots.append((name_seq, start))
 
 
-def _scan(j, name_seq, is_last, prev_seq):
+def _scan(j, seg, is_last, prev_seq):
+    """Fill in seg ([name_seq, 0, 0, 0, 0]) from the segment file's intact records."""
+    name_seq = seg[0]
     path = j._seg_path(name_seq)
     first = last = count = 0
     good_end = 0  # end of the last intact record
@@ -101,7 +108,10 @@ def _scan(j, name_seq, is_last, prev_seq):
         else:
             for spot in pending_bad:
                 _note_bad(j, name_seq, spot)
-    return [name_seq, first, last, count, size]
+    seg[1] = first
+    seg[2] = last
+    seg[3] = count
+    seg[4] = size
 
 
 def _load_id(j):

@@ -22,7 +22,8 @@ The rebuild from storage (the replays, the kept copy read back) lives in
 firmware/session_restore.py, loaded only when a game is undone by replay or a kept copy
 exists: a mode playing along never holds that code.
 A journal or flash failure never stops the game: it is kept in storage_error, the status
-LED blinks and a storage_error event goes out.
+LED blinks and a storage_error event goes out (once while the journal keeps refusing
+records, as a full one does until a sync makes room).
 """
 
 import gc
@@ -57,6 +58,7 @@ class Session:
         self.settings = {}
         self.over = False
         self.storage_error = None
+        self._journal_failing = False  # the last record was refused (its event went out)
         self.seen = 0  # action records of the game the last standing() found (session_restore)
 
     # ---- records
@@ -66,12 +68,20 @@ class Session:
         try:
             ctx.journal.append(kind, data, ctx.clock.epoch())
         except OSError as e:  # storage full or failing: keep playing, say so loudly
-            self.fail("%s record not stored: %s" % (kind, e))
+            # A full journal refuses every record until a sync makes room: one event says
+            # so, the status keeps the latest reason, the LED blinks at each record lost.
+            self.fail("%s record not stored: %s" % (kind, e), self._journal_failing)
+            self._journal_failing = True
+            return
+        self._journal_failing = False
 
-    def fail(self, why):
+    def fail(self, why, again=False):
+        """Storage trouble: kept in storage_error (the status), the status LED blinks, and a
+        storage_error event goes out unless it is the same trouble again."""
         self.storage_error = why
         self.ctx.leds.error(self.ctx.clock.now_ms())
-        self.ctx.emit("storage_error", {"msg": why})
+        if not again:
+            self.ctx.emit("storage_error", {"msg": why})
 
     # ---- a game's life
 

@@ -186,7 +186,10 @@ def _blocks(view, width):
         leds.append(row)
     buzzer = [Text("buzzer: " + ("%d Hz" % view.tone if view.tone else "silent"))]
     events = [Text("events" + ("  (%s)" % count(view.errors, "error") if view.errors else ""))]
-    events += [Text("  " + json.dumps(ev, separators=(",", ":"))[: width - 4]) for ev in view.events]
+    for ev in view.events:  # one line each; a cut one ends in an ellipsis
+        line = Text("  " + json.dumps(ev, separators=(",", ":")))
+        line.truncate(width, overflow="ellipsis")
+        events.append(line)
     footer = []
     if view.hung_up:
         footer += wrap(Text.assemble(("the device hung up", BOLD), " - press q"), width)

@@ -1,7 +1,8 @@
 """A whole Anomia game played in the terminal front-end as a table plays it, in tmux: the
 roster pushed, the player count set, face-offs won, a tie and its tie-breaker (a press by
-someone else refused), two undos that walk back into the tie-breaker, an end declined and
-then confirmed, the game-over screen read; then `tablemate sync` and `tablemate stats`."""
+someone else refused), the window made 80x24 while it runs, two undos that walk back into
+the tie-breaker, an end declined and then confirmed, the game-over screen read; then
+`tablemate sync` and `tablemate stats`."""
 
 import re
 import shutil
@@ -9,7 +10,7 @@ import shutil
 import pytest
 
 from tests.host.test_end_to_end import tablemate
-from tests.host.tmux_sim import sim_in_tmux
+from tests.host.tmux_sim import SESSION, sim_in_tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -71,8 +72,12 @@ def test_a_whole_game_then_sync_and_stats(tmp_path):
 
         tmux.press("35")  # Zoë and Eve at once: a tie, and only they may answer the tie-breaker
         shows("TB Zoe Eve", count, leds=("P3", "P5"))
+        tmux("resize-window", "-t", SESSION, "-x", "80", "-y", "24")  # the rest at 80x24: all still shown
+        small = tmux.wait_for(lambda s: "⠀" not in s and oled(s)[:1] == ["   TB Zoe Eve"])
+        assert small.startswith("tablemate virtual device") and lit(small) == {"P3", "P5"}
+        assert scores(small) == count and max(len(row) for row in small.splitlines()) <= 80
         tmux.press("1")  # Ana is not in it: told so, nothing changes
-        nope = tmux.wait_for(lambda s: "P1 does nothing now" in s)
+        nope = tmux.wait_for(lambda s: "P1 does nothing now" in " ".join(s.split()))  # the key line, wrapped
         assert scores(nope) == count and oled(nope)[0].strip() == "TB Zoe Eve"
         tmux.press("5")  # Eve wins the tie-breaker
         shows("SCORES", dict(count, Eve=1), leds=("P1", "P2", "P3", "P4", "P5"))

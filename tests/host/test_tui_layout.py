@@ -57,6 +57,8 @@ def test_at_80x24_the_latest_events_fill_what_room_is_left():
     text = _text(tui.render(_view(), 80, 24))
     assert len(text) == 24 and '"n":6' in "\n".join(text)  # the latest decision is shown
     assert "⠀" not in "".join(text)  # no room for the OLED's picture: its text alone
+    narrow = [ln for ln in _text(tui.render(_view(), 40, 30)) if '"event":"win"' in ln]
+    assert narrow and all(len(ln) == 40 and ln.endswith("…") for ln in narrow)  # an event cut says so
     wide = _text(tui.render(_view(), 120, 40))
     assert any("┌" + "─" * 64 + "┐" in ln for ln in wide)  # a terminal with room shows the picture too
 
