@@ -119,9 +119,10 @@ def rows(row, presses=5):
         "the second of two close presses waits for the first one's handler")
     lat = f["press_to_led_us"]
     if lat:
-        row("%s: press to decision (winner LED, median / max)" % LABEL, "%.2f / %.2f ms" % (
+        row("%s: press to decision (median / max)" % LABEL, "%.2f / %.2f ms" % (
             statistics.median(lat) / 1000, max(lat) / 1000),
-            "%d face-offs, tie window %s us, event-driven input" % (len(lat), f["tie_window_us"]))
+            "the winner's LED on the data line; %d face-offs, tie window %s us, event-driven input"
+            % (len(lat), f["tie_window_us"]))
     row("%s: NeoPixel refresh, interrupts off" % LABEL, "%d us" % f["neopixel_write_us"],
         "9 LEDs, first rise to last fall on the data line")
 

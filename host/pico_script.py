@@ -20,7 +20,8 @@ from host.cli import CliError
 from host.serial_client import DeviceClient, DeviceError, LinkError
 from host.sim_script import PRINTED_KINDS, SCRIPT_MODE, emit_json
 
-LEAD_US = 50_000  # from reading the clock to the first edge: the first window is sent by then
+LEAD_US = 200_000  # from reading the clock to the first edge: the first window is sent by then,
+# even when a loaded host stalls for a moment (a late edge is an error, never played late)
 AHEAD_US = 1_000_000  # edges are sent at most this far ahead of the chip's clock
 POLL_S = 0.1  # wall time between two readings of the clock
 CLOCK_TIMEOUT_S = 30.0  # the longest the chip may take to answer a reading of its clock

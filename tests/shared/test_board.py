@@ -441,6 +441,30 @@ def test_pico_board_builds_pins_from_the_profile():
     assert b.read_mask() == (1 << 1) | (1 << B.OK_BIT)
 
 
+class LibraryPixels:
+    """neopixel.NeoPixel's storage as the library writes it (a loop over the bytes)."""
+
+    ORDER = (1, 0, 2, 3)
+
+    def __init__(self, n):
+        self.buf = bytearray(3 * n)
+
+    def __setitem__(self, i, v):
+        for k in range(3):
+            self.buf[3 * i + self.ORDER[k]] = v[k]
+
+
+def test_pixel_chain_stores_the_bytes_the_library_would():
+    chain = BP.pixel_chain(LibraryPixels)
+    for order in ("GRB", "RGB", "BRG"):
+        ours, theirs = chain(3), LibraryPixels(3)
+        ours.ORDER = theirs.ORDER = BP.pixel_order(order)
+        for i, c in enumerate([(1, 2, 3), (250, 0, 7), (0, 128, 255)]):
+            ours[i] = c
+            theirs[i] = c
+        assert ours.buf == theirs.buf and ours.buf != bytearray(9), order
+
+
 def test_pixel_order_for_other_chains():
     assert BP.pixel_order("GRB") == (1, 0, 2, 3)
     assert BP.pixel_order("RGB") == (0, 1, 2, 3)
