@@ -383,7 +383,7 @@ class RawRepl:
             try:
                 self.transport.close()
             except OSError:
-                progress.count("compiling with mpy-cross", done, len(jobs))
+                pass
             self.transport = None
 
 
