@@ -21,11 +21,7 @@ from firmware.record import record_crc
 DEFAULT_PAGE = 50
 MAX_PAGE = 1000
 MAX_SEQ = 2147483647
-MAX_EPOCH = 4294967295
 MAX_NAME = 32
-MAX_PATH = 200
-MANIFEST_PIECE = 768  # bytes of .manifest.json per manifest reply
-MAX_ACTION = 16  # items in an act op's action (engine actions are short lists)
 MAX_DEPTH = 16  # deepest argument nesting accepted (records and settings go no deeper)
 _PAGE_BUDGET = P.MAX_REPLY_LINE - 128  # room for the reply's own fields and the CRC suffix
 _MISSING = object()
@@ -34,7 +30,8 @@ _BURST = 256  # bytes read per wake before giving other tasks a turn
 # built at import, while memory is fine: the reply when even an error reply cannot be built
 _LAST_RESORT = P.encode(P.error_reply(None, P.INTERNAL, "could not build a reply"))
 
-# The ops: name -> the arguments it accepts (besides id and op). Link.op_<name> answers it.
+# The ops: name -> the arguments it accepts (besides id and op). Link.op_<name> answers it,
+# or, for the ops a box answers now and then, firmware/link_ops.py's <name>(link, req).
 OPS = {
     "hello": ("proto",),
     "status": (),
@@ -49,11 +46,6 @@ OPS = {
     "manifest": ("offset",),
     "selftest": ("part", "led", "colour", "hz"),
 }
-# selftest: its parts, the arguments each takes, the colours an LED is tested in
-SELFTEST_ARGS = {"buttons": (), "leds": ("led", "colour"), "display": (), "sound": ("hz",), "end": ()}
-SELFTEST_COLOURS = ("red", "green", "blue", "white", "off")
-MIN_HZ = 50  # a PWM slice at 125 MHz goes no slower than about 8 Hz; a piezo says little below this
-MAX_HZ = 20000
 
 
 def clean(text, limit=80):
@@ -168,14 +160,19 @@ class Link:
         allowed = OPS.get(op)
         if allowed is None:
             return [self._error(rid, P.UNKNOWN_OP, "unknown op '%s'" % clean(op, 32))]
-        handler = getattr(self, "op_" + op)
+        handler = getattr(self, "op_" + op, None)
         try:
             for key in req:
                 if key != "id" and key != "op" and key not in allowed:
                     raise P.OpError(P.BAD_ARG, "%s takes no argument '%s'" % (op, clean(key, 32)))
                 if too_deep(req[key], MAX_DEPTH):
                     raise P.OpError(P.BAD_ARG, "'%s' is nested too deeply" % clean(key, 32))
-            result = handler(req)
+            if handler is None:  # loaded at its first use: the ops a box answers now and then
+                from firmware import link_ops
+
+                result = getattr(link_ops, op)(self, req)
+            else:
+                result = handler(req)
             if isinstance(result, tuple):  # (fields, key, encoded items): a reply sent in pieces
                 parts = P.encode_parts(P.ok_reply(rid, result[0]), result[1], result[2])
             else:
@@ -228,28 +225,6 @@ class Link:
             "link": {"rx_ok": self.rx_ok, "rx_errors": self.rx_errors},
         }
 
-    def op_settings_get(self, req):
-        key = str_arg(req, "key", MAX_NAME, None)
-        settings = self.ctx.settings
-        if key is None:
-            return {"settings": settings.all()}
-        try:
-            return {"key": key, "value": settings.get(key)}
-        except (KeyError, ValueError):
-            raise P.OpError(P.BAD_ARG, "unknown setting '%s'" % clean(key, 32), {"key": clean(key, 32)})
-
-    def op_settings_set(self, req):
-        changes = req.get("changes", _MISSING)
-        if not isinstance(changes, dict):
-            raise P.OpError(P.BAD_ARG, "'changes' must be an object of setting: value")
-        settings = self.ctx.settings
-        try:
-            settings.update(changes)
-        except (ValueError, TypeError) as e:
-            key = getattr(e, "key", None)
-            raise P.OpError(P.BAD_ARG, clean(e, 160), {"key": None if key is None else clean(key, 32)})
-        return {"settings": settings.all()}
-
     def op_records(self, req):
         cursor = int_arg(req, "cursor", 0, MAX_SEQ, 0)
         limit = int_arg(req, "limit", 1, MAX_PAGE, DEFAULT_PAGE)
@@ -285,14 +260,6 @@ class Link:
             raise P.OpError(P.BAD_ARG, clean(e, 120))
         return {"acked": journal.acked}
 
-    def op_time_set(self, req):
-        epoch = int_arg(req, "epoch", 0, MAX_EPOCH)
-        try:
-            self.ctx.set_time(epoch)
-        except ValueError as e:
-            raise P.OpError(P.BAD_ARG, clean(e, 120))
-        return {"epoch": epoch}
-
     def op_mode(self, req):
         name = str_arg(req, "name", MAX_NAME)
         options = req.get("options", None)
@@ -303,66 +270,6 @@ class Link:
         except ValueError as e:
             raise P.OpError(P.BAD_ARG, clean(e, 120), {"name": clean(name, 32)})
         return {"mode": name}
-
-    def op_act(self, req):
-        action = req.get("action", _MISSING)
-        if (not isinstance(action, list) or not 1 <= len(action) <= MAX_ACTION
-                or not isinstance(action[0], str) or not 1 <= len(action[0]) <= MAX_NAME):
-            raise P.OpError(P.BAD_ARG, "'action' must be an engine action: a list like [\"draw\"]"
-                            " of at most %d items, its first a name" % MAX_ACTION)
-        try:
-            return self.ctx.act(action)
-        except ValueError as e:
-            raise P.OpError(P.BAD_ARG, clean(e, 160))
-
-    def op_files(self, req):
-        from firmware import files  # loaded only when a flash asks: no heap for it in play
-
-        after = str_arg(req, "after", MAX_PATH, "")
-        items, more = files.files_page(after, _PAGE_BUDGET - 200)
-        block, free = files.free_room()
-        fields = {"more": more, "platform": sys.platform, "cwd": _cwd(), "block": block, "free": free}
-        return fields, "files", items
-
-    def op_manifest(self, req):
-        from firmware import files
-
-        offset = int_arg(req, "offset", 0, MAX_SEQ, 0)
-        # small pieces: the piece is held three times over (read, text, reply) on a heap that
-        # may be fragmented, and JSON escapes may double it
-        text, size = files.manifest_chunk(offset, MANIFEST_PIECE)
-        return {"text": text, "size": size}
-
-
-    def op_selftest(self, req):
-        part = str_arg(req, "part", MAX_NAME)
-        takes = SELFTEST_ARGS.get(part)
-        if takes is None:
-            raise P.OpError(P.BAD_ARG, "'part' must be one of buttons, leds, display, sound, end")
-        for key in OPS["selftest"][1:]:
-            if key in req and key not in takes:
-                raise P.OpError(P.BAD_ARG, "selftest %s takes no argument '%s'" % (part, key))
-        args = {}
-        if part == "leds":
-            args["led"] = int_arg(req, "led", 0, 255, None)
-            args["colour"] = str_arg(req, "colour", MAX_NAME)
-            if args["colour"] not in SELFTEST_COLOURS:
-                raise P.OpError(P.BAD_ARG, "'colour' must be one of %s" % ", ".join(SELFTEST_COLOURS))
-        elif part == "sound":
-            args["hz"] = int_arg(req, "hz", 0, MAX_HZ)
-            if 0 < args["hz"] < MIN_HZ:
-                raise P.OpError(P.BAD_ARG, "'hz' must be 0 (silence) or %d..%d" % (MIN_HZ, MAX_HZ))
-        try:
-            return self.ctx.run_selftest(part, args)
-        except ValueError as e:
-            raise P.OpError(P.BAD_ARG, clean(e, 120))
-
-
-def _cwd():
-    import os
-
-    return os.getcwd()
-
 
 async def serve(link, rx=None, tx=None):
     """Answer requests from rx (default sys.stdin.buffer) on tx (default sys.stdout.buffer).

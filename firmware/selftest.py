@@ -14,7 +14,7 @@ request touched for IDLE_END_MS ends by itself: a host that went away leaves a u
 
 from firmware.board import button_name
 from firmware.buttons import SEATS
-from firmware.link import SELFTEST_COLOURS
+from firmware.link_ops import SELFTEST_COLOURS
 from firmware.sound import MAX_DUTY
 from firmware.ticks import ticks_diff
 

@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 
 from firmware import protocol as P
-from firmware.link import MAX_EPOCH, MAX_HZ, MAX_NAME, MAX_PAGE, MAX_PATH, MAX_SEQ, OPS
+from firmware.link import MAX_NAME, MAX_PAGE, MAX_SEQ, OPS
+from firmware.link_ops import MAX_EPOCH, MAX_HZ, MAX_PATH
 from host.pty_relay import PtyRelay
 from host.serial_client import DeviceClient, LinkError, open_port
 
