@@ -29,6 +29,7 @@ Rules:
   Free room is read only when a segment starts (a statvfs walks littlefs's metadata).
 """
 
+import gc
 import os
 
 from firmware.record import MAX_PAYLOAD, BadRecord, decode_record, encode_record
@@ -241,6 +242,9 @@ class Journal:
         if not segs or (segs[-1][4] > 0 and segs[-1][4] + line_len > self.segment_bytes):
             self._close()
             self._make_room()
+            # collected first, the new entry takes the lowest free hole: made among the
+            # play's garbage, a hundred of them left a long game's heap in small pieces
+            gc.collect()
             segs.append([seq, 0, 0, 0, 0])
         seg = segs[-1]
         if self._fh is None:
