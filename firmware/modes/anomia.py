@@ -48,8 +48,9 @@ class Mode(GameMode):
         if event in ("start", "resume"):
             self.pending = NONE
             self.arb = Arbiter(self.players, self.values["tie_window_us"], self.values["lockout_ms"] * 1000)
-        if event in ("start", "resume", "undo"):
+        if event in ("start", "resume", "undo", "action"):
             # the arbiter follows the game: armed for everyone, or for a pending tie-breaker
+            # (an action a host entered may have opened or closed one)
             self.arb.reset()
             if self.game.tiebreak:
                 self.arb.resume_tiebreak(_mask(self.game.tiebreak))
