@@ -37,6 +37,10 @@ $(RP2JS): rp2box/package.json rp2box/package-lock.json
 run: $(STAMP)
 	.venv/bin/tablemate sim
 
+# The tests that boot the emulated Pico: mostly node's CPU while the rest mostly wait on
+# pipes and sleeps, so the two halves run side by side on two cores.
+PICO_TESTS := tests/host/test_pico_box.py tests/host/test_pico_scripts.py
+
 # Every step runs even when one before it failed (one flaky host test must not hide the
 # MicroPython half); the summary names the failed steps and the target fails at the end.
 test: $(STAMP) $(RP2_STUBS) $(RP2JS)
@@ -46,12 +50,17 @@ test: $(STAMP) $(RP2_STUBS) $(RP2JS)
 	MYPYPATH=$(RP2_STUBS) .venv/bin/mypy $(RP2_CODE) || failed="$$failed mypy"; \
 	echo "== mpy-cross (every device file)"; \
 	$(PY) -m host.device_files --compile-check || failed="$$failed mpy-cross"; \
-	echo "== pytest (CPython)"; \
-	$(PY) -m pytest -p no:cacheprovider | tee .venv/pytest.log || failed="$$failed pytest"; \
+	echo "== pytest (CPython; the emulated Pico's tests alongside, in a process of their own)"; \
+	$(PY) -m pytest -p no:cacheprovider $(PICO_TESTS) > .venv/pytest-pico.log 2>&1 & pico=$$!; \
+	$(PY) -m pytest -p no:cacheprovider --durations=12 $(PICO_TESTS:%=--ignore=%) | tee .venv/pytest.log \
+		|| failed="$$failed pytest"; \
+	echo "== pytest (CPython, the emulated Pico)"; \
+	wait $$pico || failed="$$failed pytest-pico"; cat .venv/pytest-pico.log; \
 	echo "== the same shared tests under micropython (one process per module)"; \
 	$(PY) tests/run_micropython.py --heapsize $(MPY_HEAP) | tee .venv/mpytest.log || failed="$$failed micropython"; \
 	echo "== summary"; \
 	echo "cpython:     $$(tail -n 1 .venv/pytest.log)"; \
+	echo "pico:        $$(tail -n 1 .venv/pytest-pico.log)"; \
 	tail -n 1 .venv/mpytest.log; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi
 
