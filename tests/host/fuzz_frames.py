@@ -457,7 +457,7 @@ def assert_all_typed_errors(summary, n):
     assert set(summary["by_code"]) == set(P.ERROR_CODES) - {P.BUSY, P.INTERNAL}
 
 
-def wait_ready(port, timeout=10.0):
+def wait_ready(port, timeout=30.0):
     """Wait until the device at port answers hello; returns its hello reply."""
     deadline = time.monotonic() + timeout
     while True:

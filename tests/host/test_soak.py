@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 MENU_HEAP_BOUND = 158816
 # The 64k decision path after 100 face-offs (39,232 B before the framework) and the virtual
 # device's Anomia soak after its first 100 (182,016 B before it): today's figures plus a
-# margin; bounds until the bytes are won back. The decision path runs from a temporary
-# folder of steady length: 256 B. The whole virtual device also holds the checkout's and the
+# margin; bounds until the bytes are won back. The decision path runs from .mpy files that
+# carry their device paths, whatever the checkout's folder: 256 B. The whole virtual device also holds the checkout's and the
 # image's paths and whatever is in flight when the status op runs: one tree gave 208,896 and
 # 210,784 B on runs a minute apart, and another checkout 209,248 B, so 3 KB.
-DECISION_PATH_HEAP_BOUND = 39904 + 256
+DECISION_PATH_HEAP_BOUND = 39776 + 256
 SOAK_HEAP_BOUND = 209792 + 3072
 MICROPYTHON = str(Path(sys.executable).parent / "micropython")
 
@@ -40,7 +40,7 @@ def decision_path_soak(root, faceoffs, heapsize="64k"):
 
 
 def test_decision_path_soak_in_a_64k_heap():
-    # compiled where the bench compiles them: module paths are heap too, of a steady length here
+    # compiled where the bench compiles them
     with tempfile.TemporaryDirectory() as tmp:
         out = decision_path_soak(compile_tree(Path(tmp) / "device"), 2000)
     print("\n64k decision-path soak:", out)
