@@ -23,9 +23,9 @@ MENU_HEAP_BOUND = 158816
 # The 64k decision path after 100 face-offs (39,232 B before the framework) and the virtual
 # device's Anomia soak after its first 100 (182,016 B before it): today's figures plus a
 # margin; bounds until the bytes are won back. The decision path runs from .mpy files that
-# carry their device paths, whatever the checkout's folder: 256 B. The whole virtual device also holds the checkout's and the
-# image's paths and whatever is in flight when the status op runs: one tree gave 208,896 and
-# 210,784 B on runs a minute apart, and another checkout 209,248 B, so 3 KB.
+# carry their device paths, whatever the checkout's folder: 256 B. The whole virtual device
+# also holds the image's paths and whatever is in flight when the status op runs: one tree
+# gave 208,896 and 210,784 B on runs a minute apart, another checkout 209,248 B, so 3 KB.
 DECISION_PATH_HEAP_BOUND = 39776 + 256
 SOAK_HEAP_BOUND = 209792 + 3072
 MICROPYTHON = str(Path(sys.executable).parent / "micropython")
