@@ -438,7 +438,9 @@ def start_link_harness(workdir, records=20, heap="192k"):
     script = workdir / "harness.py"
     script.write_text(HARNESS % {"root": str(ROOT), "data": str(data), "records": records})
     relay = PtyRelay(link=str(workdir / "ttyBOX"), stderr_path=str(workdir / "device.log"))
-    relay.start([str(MICROPYTHON), "-X", "heapsize=" + heap, "-i", str(script)], cwd=str(workdir))
+    # the script by its name in its own folder: from a deep checkout, the harness given by its
+    # absolute path under pytest's folder never started (the link answered as a bare REPL)
+    relay.start([str(MICROPYTHON), "-X", "heapsize=" + heap, "-i", script.name], cwd=str(workdir))
     return relay
 
 
