@@ -430,7 +430,13 @@ except KeyboardInterrupt:
 """
 
 
-def start_link_harness(workdir, records=20, heap="192k"):
+# The rig compiles the test module's BoxCtx from source beside the link: at 192k that
+# compile ran out of heap once the checkout's path was deep (the script then stopped silently
+# and the port answered as a bare REPL). The link's own heap is measured by the soaks.
+HARNESS_HEAP = "256k"
+
+
+def start_link_harness(workdir, records=20, heap=HARNESS_HEAP):
     """Run the harness under micropython behind a PtyRelay; returns the started relay (stop() it)."""
     workdir = Path(workdir)
     data = workdir / "box"
@@ -438,8 +444,6 @@ def start_link_harness(workdir, records=20, heap="192k"):
     script = workdir / "harness.py"
     script.write_text(HARNESS % {"root": str(ROOT), "data": str(data), "records": records})
     relay = PtyRelay(link=str(workdir / "ttyBOX"), stderr_path=str(workdir / "device.log"))
-    # the script by its name in its own folder: from a deep checkout, the harness given by its
-    # absolute path under pytest's folder never started (the link answered as a bare REPL)
     relay.start([str(MICROPYTHON), "-X", "heapsize=" + heap, "-i", script.name], cwd=str(workdir))
     return relay
 
