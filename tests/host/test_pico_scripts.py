@@ -58,3 +58,15 @@ def test_cli_refuses_bad_scripts_and_settings_before_starting_anything(tmp_path)
                          capture_output=True, text=True, timeout=60, env=sim_env(tmp_path),
                          stdin=subprocess.DEVNULL)
     assert res.returncode != 0 and "--firmware and --capture are for --board pico" in res.stderr
+
+
+def test_a_gap_may_differ_by_the_pios_microsecond_and_nothing_else():
+    win = {"kind": "decision", "event": "win", "winner": 2, "gap_us": 5000, "tiebreak": False}
+    assert pico_compare.same_decision(win, dict(win, gap_us=4999))
+    assert pico_compare.same_decision(win, dict(win, gap_us=5001))
+    assert not pico_compare.same_decision(win, dict(win, gap_us=4998))
+    assert not pico_compare.same_decision(win, dict(win, winner=1, gap_us=4999))
+    assert not pico_compare.same_decision(win, dict(win, event="tie"))
+    assert not pico_compare.same_decision(win, None)
+    tie = {"kind": "decision", "event": "tie", "players": [1, 3], "gap_us": 1000}
+    assert not pico_compare.same_decision(tie, dict(tie, players=[1, 2], gap_us=1001))
