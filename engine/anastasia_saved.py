@@ -18,6 +18,7 @@ from engine.anastasia_ledger import (
 )
 from engine.anastasia_rules import role_name
 from engine.core import BadState
+from engine.data import load_checked
 
 
 # -- the ledger ------------------------------------------------------------------------
@@ -40,16 +41,6 @@ def _int(v, lo, hi, what):
     return v
 
 
-def _guarded(load_fn, d, game):
-    """load_fn(d), with any slip on a malformed dict (a missing key, a wrong type) as BadState."""
-    try:
-        return load_fn(d)
-    except BadState:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise BadState("bad %s state: %s" % (game, e))
-
-
 def _header(d, game):
     """The dict names the game and this STATE_VERSION (both engines share the version)."""
     if not isinstance(d, dict) or d.get("game") != game:
@@ -60,7 +51,7 @@ def _header(d, game):
 
 def load_ledger(d):
     """anastasia_ledger.from_dict: rebuild a saved ledger state; BadState if it is not valid."""
-    return _guarded(load, d, "anastasia_ledger")
+    return load_checked(load, d, "anastasia_ledger")
 
 
 def load(d):

@@ -6,9 +6,9 @@ compiles only that half; the host and the tests restore whole games too.
 
 from engine import anastasia_cards as cards
 from engine.anastasia_rules import is_int, player, the_role
-from engine.anastasia_saved import _guarded, _header, load
+from engine.anastasia_saved import _header, load
 from engine.core import BadState
-from engine.data import copy_data
+from engine.data import copy_data, load_checked
 from engine.rng import Rng
 
 
@@ -28,7 +28,7 @@ def _cards(v, what):
 
 def load_game(d):
     """anastasia.from_dict: rebuild a saved state of the whole game; BadState if it is not valid."""
-    return _guarded(_load, d, "anastasia")
+    return load_checked(_load, d, "anastasia")
 
 
 def _load(d):
