@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from host import paths
@@ -120,17 +119,9 @@ def prepare_pico_image(exe, image, fresh, extra=None):
 def wait_hello(port, timeout=READY_TIMEOUT_S, idle=None):
     """The hello reply of the firmware on the emulated Pico once it answers (it boots for
     seconds of wall time); idle(seconds) is called between tries (default: sleep)."""
-    from host.serial_client import DeviceClient, LinkError
+    from host import serial_client
 
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with DeviceClient(port, timeout=0.5) as dev:
-                return dev.info
-        except LinkError:
-            if time.monotonic() > deadline:
-                raise
-            (idle or time.sleep)(0.5)
+    return serial_client.wait_hello(port, timeout, 0.5, idle)
 
 
 def hello():

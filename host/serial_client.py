@@ -335,3 +335,18 @@ class DeviceClient:
         """Apply one engine action to the running game, checked as a button entry is: the reply
         (n, over, scores, digest); DeviceError (bad_arg with the reason, busy without a game)."""
         return self.request("act", action=list(action))
+
+
+def wait_hello(port, timeout, pause=0.05, idle=None):
+    """The hello reply of the firmware on port once it answers (a box that is booting, or
+    restarting after a flash); the last LinkError when timeout seconds pass first.
+    idle(seconds) is called between tries (default: sleep)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with DeviceClient(port, timeout=0.5) as dev:
+                return dev.info
+        except LinkError:
+            if time.monotonic() > deadline:
+                raise
+            (idle or time.sleep)(pause)

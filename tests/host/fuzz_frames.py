@@ -28,8 +28,9 @@ from pathlib import Path
 from firmware import protocol as P
 from firmware.link import MAX_NAME, MAX_PAGE, MAX_SEQ, OPS
 from firmware.link_ops import MAX_EPOCH, MAX_HZ, MAX_PATH
+from host import serial_client
 from host.pty_relay import PtyRelay
-from host.serial_client import DeviceClient, LinkError, open_port
+from host.serial_client import open_port
 
 ROOT = Path(__file__).resolve().parents[2]
 MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
@@ -465,15 +466,7 @@ def assert_all_typed_errors(summary, n):
 
 def wait_ready(port, timeout=30.0):
     """Wait until the device at port answers hello; returns its hello reply."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with DeviceClient(port, timeout=0.5) as dev:
-                return dev.info
-        except LinkError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+    return serial_client.wait_hello(port, timeout)
 
 
 if __name__ == "__main__":  # python tests/host/fuzz_frames.py PORT [N [SEED]]
