@@ -163,7 +163,7 @@ def test_seeded_bounce_trains_give_one_press_each_with_the_first_edge_tick():
     deb = Debouncer()
     t = TICKS_MASK - 3000000  # the tick domain wraps during the run
     buttons = (0, 3, 7, MODE_BIT)
-    per_round = 3
+    per_round = 2
     for _round in range(TRAINS // (per_round * len(buttons))):
         # a few trains per button at a time keeps the test inside a Pico-sized heap
         per_button = {}
