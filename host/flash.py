@@ -45,7 +45,7 @@ from pathlib import Path
 
 from host import paths
 from host.cli import CliError, Interrupted
-from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS, device_files, mpy_cross_cmd
+from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS, compile_file, device_files, mpy_cross_cmd
 from host.port_select import add_port_argument, resolve_port
 from host.progress import Progress
 from host.serial_client import DeviceClient, DeviceError, LinkError, PortError, mpy_info, open_port
@@ -200,12 +200,9 @@ def _compile_cached(src, dest, march, cache_dir, tool_id):
         return cached.read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.mpy"
-        cmd = mpy_cross_cmd() + ["-o", str(out), "-s", dest[:-4] + ".py"]
-        if march:
-            cmd.append("-march=" + march)
-        res = subprocess.run(cmd + [str(src)], capture_output=True, text=True)
-        if res.returncode != 0:
-            raise CliError("mpy-cross failed on %s: %s" % (src, (res.stderr or res.stdout).strip()), 1)
+        ok, msg = compile_file(src, out, march, name=dest[:-4] + ".py")
+        if not ok:
+            raise CliError("mpy-cross failed on %s: %s" % (src, msg), 1)
         compiled = out.read_bytes()
     tmp_cached = cached.with_suffix(".tmp%d" % os.getpid())
     tmp_cached.write_bytes(compiled)
