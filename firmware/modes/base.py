@@ -303,14 +303,27 @@ class GameMode:
 
     def on_button(self, bit, down, tick_us):
         """A debounced edge; True when used (an unused back returns the app to the menu)."""
-        session = self.session
-        playing = not session.over and session.state is not None
         if bit < SEATS and (not down or not self.confirming):
-            if bit < self.players and playing:
-                self.on_player(bit, down, tick_us)
-            elif down:
-                self.nope("P%d" % (bit + 1), self.ctx.clock.now_ms())
+            self._seat_button(bit, down, tick_us)
             return True
+        return self._control_button(bit, down)
+
+    # on_button's two halves are methods of their own: a frame of more than 11 slots goes on
+    # the heap in MicroPython, an allocation at every press.
+
+    def _playing(self):
+        session = self.session
+        return not session.over and session.state is not None
+
+    def _seat_button(self, bit, down, tick_us):
+        if bit < self.players and self._playing():
+            self.on_player(bit, down, tick_us)
+        elif down:
+            self.nope("P%d" % (bit + 1), self.ctx.clock.now_ms())
+
+    def _control_button(self, bit, down):
+        session = self.session
+        playing = self._playing()
         if not down:
             return bit != BACK_BIT or playing
         now_ms = self.ctx.clock.now_ms()
