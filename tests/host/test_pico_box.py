@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host import bench_pico, flash
+from host import bench_pico, flash, pico_script
 from host.serial_client import TIMEOUT_SCALE_ENV
 from tests.host.doctor_harness import Harness
 from tests.host.pico_box import TIMEOUT_SCALE, PicoBox
@@ -211,14 +211,19 @@ class PicoPerson(Harness):
     def __init__(self, box):
         Harness.__init__(self, box.world)
         self.box = box
+        box.messages.clear()  # an earlier test's refusals are not this harness's
 
     def pump(self, timeout=0.02):
         self.box.pump(timeout)
+        refused = [m["msg"] for m in self.box.messages if m.get("t") == "error"]
+        assert not refused, refused  # a press the box refused would read as "no press"
         self.take(self.box.messages)
         self.box.messages.clear()
 
     def press(self, name):
-        t = self.box.now_us() + 5000
+        # as far ahead as a script's first edge: a loaded host may stall between reading the
+        # clock and sending the edges, and an edge sent after its instant is refused
+        t = self.box.now_us() + pico_script.LEAD_US
         self.box.edges_at([(t, self.bits[name], True), (t + 60000, self.bits[name], False)])
 
 
