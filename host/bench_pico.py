@@ -12,6 +12,8 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from host import bench_pico_capture
+
 LABEL = "rp2040 emulated"
 PLAYERS = 4
 FACEOFF_EVERY_US = 1_500_000  # past the lockout (800 ms) and the release
@@ -84,6 +86,7 @@ def measure(presses=5):
             errs = [((tick - us) & TICKS_MASK) for (_, us), (_, tick) in zip(expected, got, strict=True)]
             fig["pio_err"] = [e - (1 << 30) if e >= 1 << 29 else e for e in errs]
             fig["irq"] = irq_resolution(box)
+            fig["capture"] = bench_pico_capture.figures(box)
             fig["pairs"] = len(PAIRS)
             box.wait_hello()
             lat, frames = press_to_led(box, presses)
@@ -126,6 +129,7 @@ def rows(row, presses=5):
             % (len(lat), f["tie_window_us"], statistics.median(past) / 1000, max(past) / 1000))
     row("%s: NeoPixel refresh, interrupts off" % LABEL, "%d us" % f["neopixel_write_us"],
         "9 LEDs, first rise to last fall on the data line")
+    bench_pico_capture.rows(row, LABEL, f["capture"])
 
 
 def main(argv=None):

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from firmware.ticks import TICKS_MASK, ticks_diff
-from tests.host.bisection import smallest_passing
+from tests.host.bisection import longest_passing, smallest_passing
 
 ROOT = Path(__file__).resolve().parents[2]
 # From reading the chip's clock to the first edge: the REPL's next exec must start before.
@@ -155,20 +155,20 @@ def storm_edges(s, release):
     return sorted(edges + [(s + HELD_AT_US, 1, True), (release, 1, False)])
 
 
-def late_drain_storm(box, delays_us, irq=True):
-    """One storm per delay: the drain held off from before the storm until delay_us after
-    it, by interrupts off (irq) or by a capture nobody drains until then. Returns per delay
-    (on_time, snapshots [(mask, us after the storm's start)], the drain's resumption and
-    P2's release, both in us after the storm's start)."""
-    out = []
+@contextmanager
+def storm_trials(box, irq=True):
+    """trial(delay_us) in one REPL session: a storm with the drain held off from before it
+    until delay_us after it, by interrupts off (irq) or by a capture nobody drains until
+    then. A trial gives (on_time, snapshots [(mask, us after the storm's start)], the
+    drain's resumption and P2's release, both in us after the storm's start)."""
     with capture_session(box, HOLD_CODE) as repl:
-        for delay in delays_us:
+
+        def trial(delay_us):
             repl.exec("cap.start(use_irq=%s)\ncap.drain()" % irq)
             s = box.now_us() + LEAD_US
-            resume = STORM_US + delay
+            resume = STORM_US + delay_us
             release = resume + RELEASE_AFTER_US
-            edges = storm_edges(s, s + release)
-            box.edges_at(edges)
+            box.edges_at(storm_edges(s, s + release))
             call = "hold" if irq else "late"
             on_time = repl.exec("print(%s(%d, %d))" % (call, (s - 200) & TICKS_MASK,
                                                        (s + resume) & TICKS_MASK)).strip()
@@ -176,8 +176,29 @@ def late_drain_storm(box, delays_us, irq=True):
             if not irq:
                 repl.exec("cap.drain()")  # the release
             snaps = [(m, ticks_diff(t, s & TICKS_MASK)) for m, t in read_ring(repl)]
-            out.append((on_time == b"True", snaps, resume, release))
-    return out
+            return on_time == b"True", snaps, resume, release
+
+        yield trial
+
+
+def late_drain_storm(box, delays_us, irq=True):
+    """storm_trials' trial for each delay."""
+    with storm_trials(box, irq) as trial:
+        return [trial(d) for d in delays_us]
+
+
+def longest_late_drain(box, limit_us=1 << 23):
+    """The longest time (us, by bisection to 1 ms) nothing drains the capture after a
+    bounce storm and P2's press is still reported with every stamp in its time."""
+
+    with storm_trials(box, irq=False) as trial:
+
+        def kept(delay_us):
+            on_time, snaps, resume, release = trial(delay_us)
+            assert on_time, "the storm began before the board waited for it"
+            return held_press_kept(snaps, resume, release)
+
+        return longest_passing(kept, 0, limit_us, 1000)
 
 
 # How far a stamp may sit from its edge here: where the capture's start read the clock
@@ -230,7 +251,7 @@ def drain_cost(box, rounds=3):
 EDGE_BY_EDGE_EDGES = 64
 
 
-def closest_edge_by_edge(box, hi_us=64):
+def closest_edge_by_edge(box, hi_us=2048):
     """The smallest gap (us, by bisection up to hi_us; None if even that fails) at which
     P1 chattering EDGE_BY_EDGE_EDGES edges reaches the ring edge by edge through the IRQ
     drain: closer edges fill the FIFO and merge (chatter only: a held press is kept)."""
