@@ -19,6 +19,9 @@ docstring is one big string there).
 #                               when ok_hint() is not "-"
 #     ok_hint() -> str          what ok does during the game, in a few letters for the hint
 #                               row ("-": nothing, the default; ok then gets the nope)
+#     key_hints(hints) -> hints the hint row's (ok, back, mode) as the framework means them;
+#                               a mode whose on_control gives a key its own meaning (a pick
+#                               list's "next", "prev", "cancel") returns them changed
 #     next_setup() -> dict      the settings ok moves to before a game's first action
 #                               (default: the next player count within the entry's limits;
 #                               a mode with more setups, partnerships say, adds its keys);
@@ -135,6 +138,9 @@ class GameMode:
     def ok_hint(self):
         return "-"
 
+    def key_hints(self, hints):
+        return hints
+
     def game_options(self):
         return {}
 
@@ -247,7 +253,7 @@ class GameMode:
             back, mode = "menu", "-"
         else:
             ok, back, mode = self.ok_hint(), "undo" if s.undoable > 0 else "end", "end"
-        hints = (ok, back, mode)
+        hints = (ok, back, mode) if self.confirming else self.key_hints((ok, back, mode))
         if hints == self._hints:
             return
         self._hints = hints
