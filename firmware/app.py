@@ -534,7 +534,10 @@ class App:
         """A fresh reading of the clock when nothing was captured since the drain, else now_us:
         a press's own pass takes longer than a tie window on a Pico, and the mode may then
         decide in this pass, not wait for the next one. Read before the ring is looked at,
-        as in _input_pass."""
+        as in _input_pass. A clock that moves only when told (a scripted sim, which walks a
+        long pause one step per reading) is read once a pass."""
+        if not self.board.clock_moves():
+            return now_us
         later = self._clock_us()
         if len(self.board.ring):
             return now_us

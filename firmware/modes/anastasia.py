@@ -157,7 +157,7 @@ class Mode(GameMode):
         ok, back, mode = hints
         draft = self.draft
         if self.setup:  # EMPRESS?: ok the next count, back the menu
-            return "%dP" % self.next_setup()["players"], "menu", "-"
+            return self.setup_hint(self.next_setup()), "menu", "-"
         if self.session.over or self.session.state is None:
             return hints
         if draft is None:  # the result is shown: ok starts the next game

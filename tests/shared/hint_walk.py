@@ -59,6 +59,7 @@ class Seen:
         game = mode.game
         self.screen = box.screen()
         self.hints = mode._hints
+        self.ok_in_text = mode.OK_IN_TEXT
         self.digest = game.digest() if game is not None else None
         self.players = mode.players
         self.events = len(box.events)
@@ -161,7 +162,7 @@ def _check(mode, options, keys, words):
         if screen in checked:
             continue
         checked.append(screen)
-        assert seen.screen[-1] == hint_line(seen.hints), seen.screen
+        assert seen.screen[-1] == hint_line(seen.hints, ok_in_text=seen.ok_in_text), seen.screen
         for k, key in enumerate("obm"):
             word = seen.hints[k]
             with tmp_dir() as d:
