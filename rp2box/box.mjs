@@ -6,6 +6,8 @@
 //                                           on the board is T mod 2**30); an error reply
 //                                           when T has already passed
 //   {"t": "now"} -> {"t": "now", "us": T}   the virtual microsecond now
+//   {"t": "warp", "us": N} -> the same back  skip N us of virtual time while the chip sleeps
+//                                           (pico.mjs warp(): long idle pauses of a script)
 //   node box.mjs UF2 FLASH_IMAGE BOARDS_JSON PROFILE
 // Virtual time is paced to wall time (never ahead of it); the emulator is slower than a
 // Pico, so in practice it runs as fast as it can.
@@ -63,6 +65,12 @@ function onWorld(msg) {
   }
   else if (msg.t === 'edge') board.set(msg.b, !!msg.down);
   else if (msg.t === 'now') send({ t: 'now', us: Math.floor(pico.nanos / 1000) });
+  else if (msg.t === 'warp') {
+    // skip us of virtual time while the chip sleeps (pico.mjs warp()); refused while an
+    // edge is still to come
+    if (pico.warp(msg.us * 1000)) send({ t: 'warp', us: msg.us });
+    else send({ t: 'error', msg: `warp of ${msg.us} us refused: an edge is still to come or the amount is bad` });
+  }
   else if (msg.t === 'quit') finish();
   else if (msg.t === 'time') { /* a Pico's clock is set by the host's sync, not here */ }
   else if (msg.t === 'sync') send({ t: 'sync', id: msg.id });
@@ -102,8 +110,9 @@ let lastSave = Date.now();
 function loop() {
   if (stopping) return;
   const wallNs = Number(process.hrtime.bigint() - wall0);
-  if (pico.totalNanos > wallNs) {
-    setTimeout(loop, Math.max(1, Math.floor((pico.totalNanos - wallNs) / 1e6)));
+  const paced = pico.totalNanos - pico.warpedNs; // a warp is not waited for
+  if (paced > wallNs) {
+    setTimeout(loop, Math.max(1, Math.floor((paced - wallNs) / 1e6)));
     return;
   }
   pico.runFor(2e6); // 2 ms of virtual time per slice, then node's own I/O

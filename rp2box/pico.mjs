@@ -16,6 +16,11 @@ export const FLASH_SIZE = 2 * 1024 * 1024;
 // Boot ROM B1 function addresses (thumb bit cleared) of 'RE' and 'RP'.
 const ROM_FLASH_RANGE_ERASE = 0x237c;
 const ROM_FLASH_RANGE_PROGRAM = 0x23c4;
+// warp(): at most 2**28 us per step (a quarter of the 2**30 us ticks_us() period; the unix
+// box walks a long pause in the same steps), and 20 ms of ordinary running (the LED task's
+// period) between two steps
+const WARP_STEP_NS = 2 ** 28 * 1000;
+const WARP_RUN_NS = 20e6;
 
 export function loadUF2(flash, filename) {
   const data = fs.readFileSync(filename);
@@ -45,6 +50,7 @@ export class Pico {
     this.beforeFlashOp = null; // (kind, addr, count) => true to cut the power before it
     this.powerCut = false;
     this.hostQueue = [];
+    this.warpedNs = 0; // virtual time skipped by warp() in all (not paced to wall time)
     const image = new Uint8Array(FLASH_SIZE).fill(0xff);
     if (flash) image.set(flash.subarray(0, FLASH_SIZE));
     if (uf2) loadUF2(image, uf2);
@@ -60,6 +66,9 @@ export class Pico {
     this.mcu.logger = new ConsoleLogger(this.logLevel);
     this.mcu.flash.set(flashData, 0);
     this._resetReq = false;
+    this.lastAtNs = 0; // the latest time given to at() on this chip's clock
+    this.warpLeftNs = 0; // virtual time still to skip (warp)
+    this.warpRanNs = 0; // when the last warp step ended
     this.mcu.peripherals[0x40058].onWatchdogTrigger = () => { this._resetReq = true; };
 
     this.connected = false;
@@ -112,7 +121,31 @@ export class Pico {
   at(nanos, fn) {
     const alarm = this.clock.createAlarm(fn);
     alarm.schedule(Math.max(0, nanos - this.clock.nanos));
+    this.lastAtNs = Math.max(this.lastAtNs, nanos);
     return alarm;
+  }
+
+  // Skip `nanos` of virtual time (a script's long idle pause), as a box whose CPU slept
+  // through it would see its clock: in steps of at most WARP_STEP_NS, each taken while the
+  // CPU sleeps and after WARP_RUN_NS of ordinary running, so every firmware task makes a
+  // pass between two steps (the timer's alarms fire, late, as the clock passes them). The
+  // state machines do not run during a step: a program that counts time must be skipped
+  // by whole periods of its count (the capture's counter: 2**22 us). False (nothing done)
+  // when an event set with at() falls within it.
+  warp(nanos) {
+    if (!(nanos >= 0) || this.lastAtNs > this.clock.nanos) return false;
+    this.warpLeftNs += nanos;
+    return true;
+  }
+
+  _warpStep() {
+    if (this.clock.nanos - this.warpRanNs < WARP_RUN_NS) return false;
+    const step = Math.min(this.warpLeftNs, WARP_STEP_NS);
+    this.warpLeftNs -= step;
+    this.warpedNs += step;
+    this.clock.tick(step);
+    this.warpRanNs = this.clock.nanos;
+    return true;
   }
 
   _flashOp(pc) {
@@ -194,6 +227,10 @@ export class Pico {
         end = clock.nanos + left;
       }
       const cycleNs = 1e9 / (mcu.clkSys || 125e6);
+      if (core.waiting && this.warpLeftNs > 0 && this._warpStep()) {
+        end = Math.max(end, clock.nanos);
+        continue;
+      }
       if (core.waiting) {
         let n = clock.nanosToNextAlarm;
         if (!(n > 0)) n = 1000;
