@@ -5,7 +5,8 @@
 //   {"t": "edge", "b", "down", "at_us": T}  the edge at virtual microsecond T (ticks_us()
 //                                           on the board is T mod 2**30); an error reply
 //                                           when T has already passed
-//   {"t": "now"} -> {"t": "now", "us": T}   the virtual microsecond now
+//   {"t": "now"} -> {"t": "now", "us": T, "total_us": U}  the virtual microsecond now (U:
+//                                           since the box started, across chip resets)
 //   {"t": "flash_ops"} -> {"t": "flash_ops", "erase": E, "program": P, "log": [[kind, addr,
 //                                           count], ...]}  ops since start, the last 64 of them
 //   {"t": "cut", "after_ops": N, "applied": B, "kind": K, "block": A}
@@ -13,8 +14,7 @@
 //                                           only erases or programs with kind, only those in
 //                                           the 4 KB block at flash offset A with block), once
 //                                           B bytes of it reached the flash (default: all of
-//                                           it; 0: before it); or {"t": "cut", "at_us": T} at
-//                                           virtual microsecond T. The CPU stops there, the
+//                                           it; 0: before it). The CPU stops there, the
 //                                           flash image is saved as it stands and {"t": "cut",
 //                                           "us", "erase", "program", "op": {kind, addr, count,
 //                                           applied, before}} sent; the chip stays off
@@ -71,25 +71,19 @@ board.onTone = (f, duty) => send({ t: 'tone', f, duty });
 let cutReported = false;
 function armCut(msg) {
   if (pico.powerCut || pico.flashCut) throw new Error('a power cut is already armed or in effect');
-  if (msg.after_ops !== undefined) {
-    if (!(Number.isInteger(msg.after_ops) && msg.after_ops >= 1)) throw new Error('after_ops must be an int >= 1');
-    let left = msg.after_ops;
-    const block = msg.block === undefined ? -1 : Math.floor(msg.block / 4096);
-    pico.flashCut = (kind, addr, count) => {
-      if ((msg.kind && kind !== msg.kind) || (block >= 0 && Math.floor(addr / 4096) !== block)) return null;
-      return --left > 0 ? null : (msg.applied === undefined ? count : msg.applied);
-    };
-  } else if (msg.at_us !== undefined) {
-    if (msg.at_us * 1000 < pico.nanos) throw new Error(`cut at_us ${msg.at_us} is in the past (now ${Math.floor(pico.nanos / 1000)})`);
-    pico.lastCut = null;
-    pico.at(msg.at_us * 1000, () => { pico.powerCut = true; });
-  } else throw new Error('a cut needs after_ops or at_us');
+  if (!(Number.isInteger(msg.after_ops) && msg.after_ops >= 1)) throw new Error('a cut needs after_ops, an int >= 1');
+  let left = msg.after_ops;
+  const block = msg.block === undefined ? -1 : Math.floor(msg.block / 4096);
+  pico.flashCut = (kind, addr, count) => {
+    if ((msg.kind && kind !== msg.kind) || (block >= 0 && Math.floor(addr / 4096) !== block)) return null;
+    return --left > 0 ? null : (msg.applied === undefined ? count : msg.applied);
+  };
 }
 function reportCut() {
   cutReported = true;
   saveFlash(pico);
   send({ t: 'cut', us: Math.floor(pico.nanos / 1000), erase: pico.flashOps.erase, program: pico.flashOps.program,
-         op: pico.flashCut ? pico.lastCut : null });
+         op: pico.lastCut });
 }
 function powerOn() {
   if (!pico.powerCut) throw new Error('power_on: the power was not cut');
@@ -105,7 +99,7 @@ function onWorld(msg) {
     } else board.setAt(msg.at_us * 1000, msg.b, !!msg.down);
   }
   else if (msg.t === 'edge') board.set(msg.b, !!msg.down);
-  else if (msg.t === 'now') send({ t: 'now', us: Math.floor(pico.nanos / 1000) });
+  else if (msg.t === 'now') send({ t: 'now', us: Math.floor(pico.nanos / 1000), total_us: Math.floor(pico.totalNanos / 1000) });
   else if (msg.t === 'flash_ops') send({ t: 'flash_ops', ...pico.flashOps, log: pico.flashLog });
   else if (msg.t === 'cut') armCut(msg);
   else if (msg.t === 'power_on') powerOn();
