@@ -5,7 +5,9 @@
 //    (stock rp2040js runs PIO from setTimeout, unrelated to virtual time);
 //  - a USB CDC host that holds the device's OUT read until it has data (no empty polls)
 //    and queues without limit;
-//  - the watchdog reset (machine.reset()) re-creates the chip with the same flash.
+//  - the watchdog reset (machine.reset()) re-creates the chip with the same flash;
+//  - FIFO join (SHIFTCTRL FJOIN_RX / FJOIN_TX): the joined FIFO is 8 deep and the other
+//    none, flushed when the join changes (stock rp2040js keeps 4 and 4 whatever it says).
 // Virtual time: time.ticks_us() on the device equals clock.nanos / 1000 exactly.
 import fs from 'fs';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
@@ -160,8 +162,23 @@ export class Pico {
     this._sms = [];
     for (const pio of this.mcu.pio) {
       const write = pio.writeUint32.bind(pio);
-      pio.writeUint32 = (offset, value) => { write(offset, value); this._listPIO(); };
+      pio.writeUint32 = (offset, value) => { write(offset, value); this._joinFIFOs(pio); this._listPIO(); };
       for (const m of pio.machines) { m._acc = 0; m._stall = 0; }
+      this._joinFIFOs(pio);
+    }
+  }
+
+  // The FIFO depths SHIFTCTRL's join bits ask for (bit 31: RX takes TX's 4 words, bit 30: TX
+  // takes RX's); new, empty FIFOs when they change, as the RP2040 flushes them.
+  _joinFIFOs(pio) {
+    for (const m of pio.machines) {
+      const join = m.shiftCtrl >>> 30;
+      const rx = join & 2 ? 8 : join & 1 ? 0 : 4;
+      const tx = join & 1 ? 8 : join & 2 ? 0 : 4;
+      if (m.rxFIFO.size !== rx || m.txFIFO.size !== tx) {
+        m.rxFIFO = new m.rxFIFO.constructor(rx);
+        m.txFIFO = new m.txFIFO.constructor(tx);
+      }
     }
   }
 

@@ -5,6 +5,7 @@ A loaded machine (make test on 2 shared cores) can hold a step back for many sec
 wait is for a condition on the screen, and returns as soon as it holds."""
 
 import contextlib
+import re
 import subprocess
 import time
 
@@ -16,6 +17,16 @@ WAIT_S = 60.0
 # The front-end holds a key down for RELEASE_S after it arrives (a terminal sends no key-up):
 # the same key again sooner is the same press, held. Two presses are this far apart.
 SAME_KEY_GAP_S = 3 * RELEASE_S
+
+
+def oled(screen):
+    """The OLED's text rows as shown beside the picture, or alone."""
+    return [m.group(1).rstrip() for m in re.finditer(r"│([^│]{16})│$", screen, re.M)]
+
+
+def lit(screen):
+    """The player LEDs the front-end shows lit ({"P1", "P3"})."""
+    return set(re.findall(r"\b(P\d) lit\b", screen))
 
 
 class Tmux:
