@@ -16,54 +16,16 @@ from tests.host.tmux_sim import lit, oled, sim_in_tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
-LIST = re.compile(r"^> (.*?) +(\d+)/(\d+)$")
-
-
 class Table:
     """The players at the box: they read its screen and press its keys."""
 
     def __init__(self, tmux):
         self.tmux = tmux
-
-    def shows(self, title, *lines, leds=None):
-        """Wait for the OLED titled title, holding these lines (and these player LEDs lit: its
-        frame and the LEDs' travel apart); its rows."""
-        def holds(s):
-            rows = oled(s)
-            return (bool(rows) and rows[0].strip() == title and all(line in rows for line in lines)
-                    and (leds is None or lit(s) == set(leds)))
-        return oled(self.tmux.wait_for(holds))
+        self.shows = tmux.shows
+        self.pick = tmux.pick
 
     def title(self):
         return oled(self.tmux.wait_for(lambda s: bool(oled(s))))[0].strip()
-
-    def listed(self):
-        """(item, position, items) of the pick list's line on the screen."""
-        for row in oled(self.tmux.wait_for(lambda s: any(LIST.match(r) for r in oled(s)))):
-            m = LIST.match(row)
-            if m:
-                return m.group(1), int(m.group(2)), int(m.group(3))
-
-    @staticmethod
-    def position(screen):
-        for row in oled(screen):
-            m = LIST.match(row)
-            if m:
-                return int(m.group(2))
-        return None
-
-    def pick(self, item, seat):
-        """ok through the list until it shows item, then seat's buzzer chooses it."""
-        shown, at, items = self.listed()
-        for _ in range(items):
-            if item.startswith(shown):  # a long name is cut to the line
-                break
-            self.tmux.press("o")
-            self.tmux.wait_for(lambda s, at=at: self.position(s) not in (None, at))
-            shown, at, items = self.listed()
-        else:
-            raise AssertionError("%s is not in the list: %s" % (item, oled(self.tmux.screen())))
-        self.tmux.press(str(seat))
 
     def asker(self):
         """The seat whose turn it is, as the title says ("P3 ASKS")."""
