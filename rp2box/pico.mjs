@@ -18,6 +18,7 @@ export const FLASH_SIZE = 2 * 1024 * 1024;
 // Boot ROM B1 function addresses (thumb bit cleared) of 'RE' and 'RP'.
 const ROM_FLASH_RANGE_ERASE = 0x237c;
 const ROM_FLASH_RANGE_PROGRAM = 0x23c4;
+const FLASH_LOG = 64;
 
 export function loadUF2(flash, filename) {
   const data = fs.readFileSync(filename);
@@ -44,8 +45,11 @@ export class Pico {
     this.nanosBase = 0; // virtual time before the last reset
     this.flashOps = { erase: 0, program: 0 };
     this.flashDirty = false;
-    this.beforeFlashOp = null; // (kind, addr, count) => true to cut the power before it
-    this.powerCut = false;
+    // (kind, addr, count) => null to run the flash op, or how many of its bytes reach the
+    // flash before the power goes (0 .. count): a power cut inside or right after the op
+    this.flashCut = null;
+    this.flashLog = []; // the last FLASH_LOG ops: [kind, addr, count]
+    this.powerCut = false; // the CPU stops at once; powerOn() starts the chip again
     this.hostQueue = [];
     const image = new Uint8Array(FLASH_SIZE).fill(0xff);
     if (flash) image.set(flash.subarray(0, FLASH_SIZE));
@@ -84,8 +88,8 @@ export class Pico {
 
   get flash() { return this.mcu.flash.subarray(0, FLASH_SIZE); }
 
-  hardReset() {
-    const flash = this.mcu.flash.slice(0, FLASH_SIZE);
+  hardReset(image = null) {
+    const flash = image ? Uint8Array.from(image.subarray(0, FLASH_SIZE)) : this.mcu.flash.slice(0, FLASH_SIZE);
     this.resets++;
     this.nanosBase += this.clock.nanos;
     this.hostQueue = [];
@@ -123,20 +127,34 @@ export class Pico {
     const erase = pc === ROM_FLASH_RANGE_ERASE;
     const addr = r[0] >>> 0;
     const count = (erase ? r[1] : r[2]) >>> 0;
-    if (this.beforeFlashOp && this.beforeFlashOp(erase ? 'erase' : 'program', addr, count)) {
-      this.powerCut = true;
-      return;
-    }
+    const kind = erase ? 'erase' : 'program';
+    const cut = this.flashCut ? this.flashCut(kind, addr, count) : null;
+    if (this.flashLog.push([kind, addr, count]) > FLASH_LOG) this.flashLog.shift();
+    const before = cut === null ? null : Array.from(mcu.flash.subarray(addr, addr + Math.min(count, 8)));
+    // a cut op reaches the flash only in part, from its start: a model of an interrupted
+    // erase or page program (on silicon the bits left are less orderly)
+    const n = cut === null ? count : Math.max(0, Math.min(cut, count));
     if (erase) {
-      mcu.flash.fill(0xff, addr, addr + count);
-      this.flashOps.erase++;
+      mcu.flash.fill(0xff, addr, addr + n);
     } else {
       const src = r[1] >>> 0;
-      for (let i = 0; i < count; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i); // NOR: 1 -> 0 only
-      this.flashOps.program++;
+      for (let i = 0; i < n; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i); // NOR: 1 -> 0 only
     }
-    this.flashDirty = true;
+    this.flashOps[kind]++;
+    if (n) this.flashDirty = true;
+    if (cut !== null) {
+      this.powerCut = true; // the op never returns
+      this.lastCut = { kind, addr, count, applied: n, before }; // before: its first bytes as they were
+      return;
+    }
     this.core.PC = this.core.LR & ~1; // return to the caller
+  }
+
+  // The power back after a cut: a new chip from this flash (default: as the cut left it).
+  powerOn(flash = null) {
+    this.powerCut = false;
+    this.flashCut = null;
+    this.hardReset(flash);
   }
 
   // The enabled state machines, re-read after every write to a PIO block's registers.
@@ -197,7 +215,7 @@ export class Pico {
   }
 
   // Run for `nanos` of virtual time, or until stop() is true (checked every ~1000 steps).
-  // Returns true if stop() ended it. A power cut (beforeFlashOp) ends it at once.
+  // Returns true if stop() ended it. A power cut (flashCut, or powerCut set) ends it at once.
   runFor(nanos, stop = null) {
     let { core, clock, mcu } = this;
     let end = clock.nanos + nanos;
