@@ -17,7 +17,7 @@
 //                                           it; 0: before it). The CPU stops there, the
 //                                           flash image is saved as it stands and {"t": "cut",
 //                                           "us", "erase", "program", "op": {kind, addr, count,
-//                                           applied, before}} sent; the chip stays off
+//                                           applied}} sent; the chip stays off
 //   {"t": "power_on"}                       the chip starts again from the saved image
 //   node box.mjs UF2 FLASH_IMAGE BOARDS_JSON PROFILE
 // Virtual time is paced to wall time (never ahead of it); the emulator is slower than a

@@ -130,7 +130,6 @@ export class Pico {
     const kind = erase ? 'erase' : 'program';
     const cut = this.flashCut ? this.flashCut(kind, addr, count) : null;
     if (this.flashLog.push([kind, addr, count]) > FLASH_LOG) this.flashLog.shift();
-    const before = cut === null ? null : Array.from(mcu.flash.subarray(addr, addr + Math.min(count, 8)));
     // a cut op reaches the flash only in part, from its start: a model of an interrupted
     // erase or page program (on silicon the bits left are less orderly)
     const n = cut === null ? count : Math.max(0, Math.min(cut, count));
@@ -144,7 +143,7 @@ export class Pico {
     if (n) this.flashDirty = true;
     if (cut !== null) {
       this.powerCut = true; // the op never returns
-      this.lastCut = { kind, addr, count, applied: n, before }; // before: its first bytes as they were
+      this.lastCut = { kind, addr, count, applied: n };
       return;
     }
     this.core.PC = this.core.LR & ~1; // return to the caller

@@ -100,7 +100,7 @@ class PicoBox:
 
     def cut_report(self, timeout=60.0):
         """The box's report of the power cut armed last: {"us", "erase", "program", "op"},
-        op: {"kind", "addr", "count", "applied", "before"} of the flash op it stopped in."""
+        op: {"kind", "addr", "count", "applied"} of the flash op it stopped in."""
         found = []
 
         def cut():
