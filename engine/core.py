@@ -53,13 +53,15 @@ MAX_DEPTH = 16
 
 
 def _esc(s):
-    plain = True
-    for c in s:
-        if c < " " or c == '"' or c == "\\":
-            plain = False
-            break
-    if plain:
-        return '"' + s + '"'
+    # Its bytes are looked at, not its characters: on MicroPython each character taken
+    # from a str is interned for good, and new names grow the interpreter's name table.
+    for b in s.encode():
+        if b < 32 or b == 34 or b == 92:  # a control character, '"' or '\\'
+            return _escaped(s)
+    return '"' + s + '"'
+
+
+def _escaped(s):
     out = ['"']
     for c in s:
         if c in _ESCAPES:
