@@ -433,18 +433,9 @@ class App:
         if display is None:
             return
         if about:
-            j = self.journal.stats()
-            lines = [
-                "fw %s" % self.firmware_version,
-                "board %s" % self.board_name,
-                "up %ds" % (time.ticks_diff(now_ms, self.started_ms) // 1000),
-                "free %dk" % (gc.mem_free() // 1024),
-                "records %d" % j["records"],
-                "modes %d" % len(modes.AVAILABLE),
-            ]
-            if self.settings.load_error:
-                lines.append("settings: reset")
-            display.text(lines, title="ABOUT")
+            from firmware.about import about_lines
+
+            display.text(about_lines(self, now_ms), title="ABOUT")
         else:
             titles = [entry.title for entry in modes.AVAILABLE] + ["About"]
             display.menu(titles, self.menu_index, title="tablemate")
