@@ -326,9 +326,11 @@ class App:
             return
         if bit < SEATS:
             self._button_test(bit, down)
-            return
-        if not down:
-            return
+        elif down:
+            self._menu_key(bit)
+
+    def _menu_key(self, bit):
+        """mode, ok or back pressed in the menu (its own method: see _clock_us)."""
         if bit == MODE_BIT:
             if self.screen == SCREEN_MENU:
                 self.menu_index = (self.menu_index + 1) % (len(modes.AVAILABLE) + 1)  # the modes, About
@@ -363,14 +365,17 @@ class App:
     def _button_test_tick(self, now_ms):
         lingering = self._test_lingering
         if lingering:
-            for p in range(SEATS):
-                if lingering & (1 << p) and time.ticks_diff(now_ms, self._test_until[p]) >= 0:
-                    lingering &= ~(1 << p)
-            self._test_lingering = lingering
+            lingering = self._test_lingering = self._still_lingering(lingering, now_ms)
         mask = self._test_down | lingering
         if mask != self._lit:
             self._lit = mask
             self.leds.lit(mask, now_ms)
+
+    def _still_lingering(self, lingering, now_ms):
+        for p in range(SEATS):
+            if lingering & (1 << p) and time.ticks_diff(now_ms, self._test_until[p]) >= 0:
+                lingering &= ~(1 << p)
+        return lingering
 
     def _draw(self, now_ms):
         display = self.display
@@ -434,48 +439,68 @@ class App:
 
     def _input_pass(self):
         """Everything captured up to now through the debouncer to the menu or the mode, then
-        what is due by now; returns that now (us)."""
-        ring = self.board.ring
-        deb = self.debouncer
-        snap = self._snap
-        ev = self._event
+        what is due by now; returns that now (us). A mode that raises is left by the task
+        that called this (_input_task, _timed_pass_task)."""
         # The clock is read BEFORE draining: every edge stamped up to `now` is then fed
         # before anything is decided at `now` (the arbiter's contract); `now` is the clock
         # less the capture's lag, for the presses whose IRQ has not run yet.
-        now_us = ticks_add(self.board.now_us(), -self.board.capture_lag_us)
+        now_us = self._clock_us()
         self.input.at_us = now_us
-        try:
-            while ring.pop(snap):
-                deb.feed(snap[0], snap[1])
-                # events are taken after every snapshot, so a burst never overflows
-                # the debouncer's event queue
-                while deb.take(ev):
-                    self.on_button(ev[0], ev[1], ev[2])
-            deb.poll(now_us)
-            while deb.take(ev):
-                self.on_button(ev[0], ev[1], ev[2])
-            now = time.ticks_ms()
-            if self.mode is not None:
-                self.mode.tick(now)
-            else:
-                self._button_test_tick(now)
-            if self._syncs:
-                self._answer_syncs(now)
-        except Exception as e:  # noqa: BLE001 - input must survive a failing mode
-            self.mode_failed(e)
+        ring = self.board.ring
+        deb = self.debouncer
+        snap = self._snap
+        while ring.pop(snap):
+            deb.feed(snap[0], snap[1])
+            # events are taken after every snapshot, so a burst never overflows
+            # the debouncer's event queue
+            self._take_events()
+        deb.poll(now_us)
+        self._take_events()
+        now_us = self._clock_again(now_us)
+        now = time.ticks_ms()
+        if self.mode is not None:
+            self.mode.tick(now)
+        else:
+            self._button_test_tick(now)
+        if self._syncs:
+            self._answer_syncs(now)
         return now_us
+
+    # The input path is split in small methods, and its try is in the tasks (a coroutine's
+    # frame is made once): MicroPython puts the frame of a function with more than 11 slots,
+    # or a try with fewer, on the heap, an allocation at every call that costs a Pico's hot
+    # path hundreds of us.
+
+    def _clock_us(self):
+        board = self.board
+        return ticks_add(board.now_us(), -board.capture_lag_us)
+
+    def _clock_again(self, now_us):
+        """A fresh reading of the clock when nothing was captured since the drain, else now_us:
+        a press's own pass takes longer than a tie window on a Pico, and the mode may then
+        decide in this pass, not wait for the next one. Read before the ring is looked at,
+        as in _input_pass. A clock that moves only when told (a scripted sim, which walks a
+        long pause one step per reading) is read once a pass."""
+        if not self.board.clock_moves():
+            return now_us
+        later = self._clock_us()
+        if len(self.board.ring):
+            return now_us
+        self.input.at_us = later
+        return later
+
+    def _take_events(self):
+        deb = self.debouncer
+        ev = self._event
+        while deb.take(ev):
+            self.on_button(ev[0], ev[1], ev[2])
 
     def _due_soon_us(self, now_us):
         """us until the mode's next decision falls due (0: now), or -1 when none is due
         within DUE_SOON_US or the board's clock moves only when told (a scripted sim)."""
-        due_us = self._mode_due
-        if self.mode is None or due_us is None:
+        if self.mode is None or self._mode_due is None:
             return -1
-        try:
-            due = due_us()
-        except Exception as e:  # noqa: BLE001 - input must survive a failing mode
-            self.mode_failed(e)
-            return -1
+        due = self._mode_due()
         if due < 0 or not self.board.clock_moves():
             return -1
         wait = ticks_diff(due, now_us)
@@ -483,26 +508,48 @@ class App:
             return -1
         return wait if wait > 0 else 0
 
+    def _spin_until(self, now_us, wait_us):
+        """Hold the CPU until wait_us after now_us on the input task's clock (less the capture
+        lag, as _input_pass reads it): the last part of a wait below 1 ms. An asyncio yield
+        there would run another whole pass (~0.6 ms on a Pico) and decide that much late."""
+        board = self.board
+        due = ticks_add(now_us, wait_us + board.capture_lag_us)
+        while ticks_diff(due, board.now_us()) > 0:
+            pass
+
     async def _input_task(self):
         """A pass for every wake from the capture; then, while a decision is due soon,
-        sleep until it (whole ms through asyncio, the last part by yielding) and pass
+        wait for it (whole ms through asyncio, the last part on the clock) and pass
         again, so it is made at its microsecond, not at the next timed pass."""
         import asyncio
 
         wake = self._wake
         while True:
             await wake.wait()
-            wait_us = self._due_soon_us(self._input_pass())
-            while wait_us >= 0:
-                await asyncio.sleep_ms(wait_us // 1000)
-                wait_us = self._due_soon_us(self._input_pass())
+            try:
+                now_us = self._input_pass()
+                wait_us = self._due_soon_us(now_us)
+                while wait_us >= 0:
+                    if wait_us >= 1000:
+                        await asyncio.sleep_ms(wait_us // 1000)
+                    elif wait_us > 0:
+                        self._spin_until(now_us, wait_us)
+                    else:  # due and still not decided: the other tasks run first
+                        await asyncio.sleep_ms(0)
+                    now_us = self._input_pass()
+                    wait_us = self._due_soon_us(now_us)
+            except Exception as e:  # noqa: BLE001 - input must survive a failing mode
+                self.mode_failed(e)
 
     async def _timed_pass_task(self):
         import asyncio
 
         while True:
             await asyncio.sleep_ms(TIMED_PASS_MS)
-            self._input_pass()
+            try:
+                self._input_pass()
+            except Exception as e:  # noqa: BLE001 - input must survive a failing mode
+                self.mode_failed(e)
 
     def mode_failed(self, e):
         """A mode raised: keep its journal, say why (status, LEDs, an event), back to the menu."""

@@ -207,13 +207,10 @@ class Leds:
         self._players(e if e > 0 else 0)
         if self.status_index is not None:
             self._want[self.n_players] = self._status(now_ms)
-        changed = False
-        for k in range(self._n_out):
-            if self._put(k):
-                changed = True
-        if changed:
+        if self._store():
             self.pixels.write()
-        return changed
+            return True
+        return False
 
     def _players(self, e):
         mode = self._mode
@@ -246,9 +243,14 @@ class Leds:
 
     def _only(self, player):
         """Player `player` at full colour, every other one dark (-1: all dark)."""
+        want = self._want
+        off = OFF
         for p in range(self.n_players):
-            pal = self._palette[p]
-            self._want[p] = pal[FULL] if p == player and pal is not None else OFF
+            want[p] = off
+        if player >= 0:
+            pal = self._palette[player]
+            if pal is not None:
+                want[player] = pal[FULL]
 
     def _mask(self, mask, half):
         """The seats of mask lit; a blinking seat only in the on-halves of its count."""
@@ -269,10 +271,18 @@ class Leds:
             self._err_halves = 0
         return self._status_colour
 
-    def _put(self, k):
-        c = self._want[k]
-        if self._shown[k] == c:
-            return False
-        self._shown[k] = c
-        self.pixels[self._index[k]] = c
-        return True
+    def _store(self):
+        """Every slot whose colour changed into the chain (one loop, no call per slot: a
+        winner's frame is the decision's first sign); True if any did."""
+        want = self._want
+        shown = self._shown
+        changed = False
+        k = self._n_out
+        while k:  # not `for k in range()`: its two stack slots would put the frame on the heap
+            k -= 1
+            c = want[k]
+            if shown[k] != c:
+                shown[k] = c
+                self.pixels[self._index[k]] = c
+                changed = True
+        return changed

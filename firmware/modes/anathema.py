@@ -8,8 +8,10 @@ hand, step by step: the side(s) with the most cards (press to pick, two or more 
 then ok), the same for the Familiars, one press per sweep (ok), one press per point of
 the point cards (ok once all are in: the hand is scored). With partners either partner's
 button counts for the side. Back clears a pick in progress, else undoes the last entry;
-mode ends the game; ok before the first deal cycles the setup 2P, 3P, 4P, 2 v 2. A side at
-21 or more alone at the top wins: the game ends there, for good.
+mode ends the game; ok before the first deal cycles the setup 2P, 3P, 4P, 2 v 2 and does
+nothing at a deal. A side at 21 or more alone at the top wins: the game ends there, for good.
+While a hand is scored the screen says in words what ok does ("ok: score hand"); the hint
+row, too narrow for all three keys then, keeps back's and mode's.
 """
 
 from firmware.buttons import BACK_BIT, OK_BIT
@@ -18,12 +20,14 @@ from firmware.modes.base import GameMode
 SETUPS = ((2, False), (3, False), (4, False), (4, True))  # what ok cycles through before a game
 MOST = ("cards", "familiars")  # the steps where sides are picked, then ok
 TITLES = {"cards": "MOST CARDS +3", "familiars": "MOST FAMILIAR +1", "sweeps": "SWEEPS +1 EACH"}
-HINTS = {"cards": "pick, ok  2+=tie", "familiars": "pick, ok  2+=tie", "sweeps": "press each, ok",
+HINTS = {"cards": "press, 2+ = tie", "familiars": "press, 2+ = tie", "sweeps": "press each sweep",
          "points": "press each point"}
+OK_WORDS = {"cards": "enter pick", "familiars": "enter pick", "sweeps": "to points", "points": "score hand"}
 
 
 class Mode(GameMode):
     ENGINE = "anathema_score"
+    OK_IN_TEXT = True  # every scoring step's screen ends with "ok: ..."
 
     def __init__(self, ctx, options):
         super().__init__(ctx, options)
@@ -91,15 +95,14 @@ class Mode(GameMode):
             return True
         return False
 
+    def setup_hint(self, setup):
+        return "2V2" if setup["partners"] else "%dP" % setup["players"]
+
     def ok_hint(self):
-        step = self.game.step
-        return "next" if step in ("sweeps", "points") else "help" if step == "deal" else "pick"
+        return OK_WORDS.get(self.game.step, "-")  # a deal is the dealer's press: ok does nothing
 
     def on_ok(self, now_ms):
-        if self.game.step == "deal":
-            self.on_refused("%s presses when dealt" % self._names()[self.game.dealer], now_ms)
-        else:
-            self.enter(["next"], now_ms)
+        self.enter(["next"], now_ms)
 
     def on_refused(self, why, now_ms):
         self.note = why
@@ -193,23 +196,25 @@ class Mode(GameMode):
                 hints = ["who deals: press", "ok: players"]
         elif self.last_deal:
             title = "LAST DEAL!"
-            hints = ["play it out,", "then most cards"]
+            hints = ["play it out"]
         elif step == "points":
             title = "POINT CARDS %d/%d" % (sum(game.points), game.rules.point_total)
             if sum(game.points) == game.rules.point_total:
-                hints = ["all in: ok"]
+                hints = ["all in"]
         else:
             title = TITLES[step]
+        ok = ["ok: " + OK_WORDS[step]] if step in OK_WORDS else []  # the hint row leaves ok out
         rows = self._rows()
         lines = [_cell(name, value) for name, value in rows]
-        room = self.ctx.display.free_rows() - 1 - len(lines)
+        room = self.ctx.display.free_rows() - 1 - len(lines) - len(ok)
         if self.note and len(_wrap(self.note, 16, 9)) > room:  # two sides a row: room for why
             pairs = [rows[i:i + 2] for i in range(0, len(rows), 2)]
             lines = [" ".join(_cell(n, v.split()[0], 7) for n, v in pair) for pair in pairs]
-            room = self.ctx.display.free_rows() - 1 - len(lines)
+            room = self.ctx.display.free_rows() - 1 - len(lines) - len(ok)
+            if ok and len(_wrap(self.note, 16, 9)) > room:  # a host's long refusal: why comes first
+                ok, room = [], room + 1
         lines.extend(_wrap(self.note, 16, room) if self.note else hints)
-        self.ctx.display.text(lines, title=title)
-
+        self.ctx.display.text(lines + ok, title=title)
 
 def _wrap(text, width, rows):
     """text in at most `rows` lines of `width`, broken between words where it can be."""

@@ -19,10 +19,15 @@ docstring is one big string there).
 #                               when ok_hint() is not "-"
 #     ok_hint() -> str          what ok does during the game, in a few letters for the hint
 #                               row ("-": nothing, the default; ok then gets the nope)
+#     OK_IN_TEXT                True when the mode's screen says in words what ok does
+#                               whenever ok does something: a hint row too narrow for all
+#                               three keys then leaves out ok's part rather than mode's
 #     next_setup() -> dict      the settings ok moves to before a game's first action
 #                               (default: the next player count within the entry's limits;
 #                               a mode with more setups, partnerships say, adds its keys);
-#                               the hint row shows "O:5P" for the next count, "O:setup" else
+#                               the hint row shows setup_hint(setup) for it
+#     setup_hint(setup) -> str  that setup in a few letters: "5P" for the next count
+#                               (default; "setup" when more than the count changes)
 #     on_control(bit, now_ms) -> bool   ok, back or mode pressed during a game, before the
 #                               framework's meaning: True when the mode used it (a pick
 #                               list open, an entry half made), False to leave it to the
@@ -75,20 +80,21 @@ from firmware.session import Session
 UNDO = ["undo"]  # an entry that takes back the last one, whatever the engine
 
 
-def hint_line(hints, width=16):
+def hint_line(hints, width=16, ok_in_text=False):
     """"O:- B:undo M:end" for (ok, back, mode); too wide for the screen, the keys that do
-    nothing ("-") go first, then mode's part."""
+    nothing ("-") go first, then mode's part (ok's when the screen's text says what ok does)."""
     items = ["O:" + hints[0], "B:" + hints[1], "M:" + hints[2]]
     line = " ".join(items)
     if len(line) > width:
         line = " ".join(i for i in items if not i.endswith(":-"))
     if len(line) > width:
-        line = " ".join(i for i in items[:2] if not i.endswith(":-"))
+        line = " ".join(i for i in (items[1:] if ok_in_text else items[:2]) if not i.endswith(":-"))
     return line[:width]
 
 
 class GameMode:
     ENGINE = None  # the engine's name in engine/games.py
+    OK_IN_TEXT = False  # the screen's text says what ok does (see hint_line)
 
     def __init__(self, ctx, options):
         self.ctx = ctx
@@ -239,19 +245,14 @@ class GameMode:
         elif s.over or s.state is None:
             ok, back, mode = "new", "menu", "-"
         elif not s.recorded:
-            setup = self.next_setup()
-            players = setup.get("players", self.players)
-            ok = "%dP" % players if len(setup) == 1 and players != self.players else "setup"
-            if setup == {"players": self.players}:
-                ok = "-"  # one count only
-            back, mode = "menu", "-"
+            ok, back, mode = self.setup_hint(self.next_setup()), "menu", "-"
         else:
             ok, back, mode = self.ok_hint(), "undo" if s.undoable > 0 else "end", "end"
         hints = (ok, back, mode)
         if hints == self._hints:
             return
         self._hints = hints
-        line = hint_line(hints)
+        line = hint_line(hints, ok_in_text=self.OK_IN_TEXT)
         if self.ctx.display is not None:
             self.ctx.display.set_hint(line)
         self.ctx.emit("hints", {"ok": ok, "back": back, "mode": mode, "line": line})
@@ -260,6 +261,12 @@ class GameMode:
         """A key that does nothing here: a short low tone and a "nope" event, nothing changes."""
         self.ctx.sound.play("nope", now_ms)
         self.ctx.emit("nope", {"key": key})
+
+    def setup_hint(self, setup):
+        players = setup.get("players", self.players)
+        if setup == {"players": self.players}:
+            return "-"  # one count only
+        return "%dP" % players if len(setup) == 1 and players != self.players else "setup"
 
     def next_setup(self):
         lo, hi = self.entry.min_players, self.entry.max_players
@@ -303,14 +310,27 @@ class GameMode:
 
     def on_button(self, bit, down, tick_us):
         """A debounced edge; True when used (an unused back returns the app to the menu)."""
-        session = self.session
-        playing = not session.over and session.state is not None
         if bit < SEATS and (not down or not self.confirming):
-            if bit < self.players and playing:
-                self.on_player(bit, down, tick_us)
-            elif down:
-                self.nope("P%d" % (bit + 1), self.ctx.clock.now_ms())
+            self._seat_button(bit, down, tick_us)
             return True
+        return self._control_button(bit, down)
+
+    # on_button's two halves are methods of their own: a frame of more than 11 slots goes on
+    # the heap in MicroPython, an allocation at every press.
+
+    def _playing(self):
+        session = self.session
+        return not session.over and session.state is not None
+
+    def _seat_button(self, bit, down, tick_us):
+        if bit < self.players and self._playing():
+            self.on_player(bit, down, tick_us)
+        elif down:
+            self.nope("P%d" % (bit + 1), self.ctx.clock.now_ms())
+
+    def _control_button(self, bit, down):
+        session = self.session
+        playing = self._playing()
         if not down:
             return bit != BACK_BIT or playing
         now_ms = self.ctx.clock.now_ms()
@@ -368,7 +388,7 @@ class GameMode:
         st = self.session.status()
         st["players"] = self.players
         st["confirm_end"] = self.confirming
-        st["hints"] = self._hints and hint_line(self._hints)
+        st["hints"] = self._hints and hint_line(self._hints, ok_in_text=self.OK_IN_TEXT)
         st["names"] = self.ctx.roster.seat_names(self.players)
         for key in self.values:
             st[key] = self.values[key]

@@ -33,9 +33,9 @@ def score_hand(box, at, cards, familiars, sweeps, points):
 
 
 def said(box):
-    """The screen's lines between the title and the hint row as one text (a refusal wraps
-    over lines)."""
-    return " ".join(line for line in box.screen()[1:-1] if line)
+    """The screen's lines between the title and the line saying what ok does (or the hint
+    row) as one text (a refusal wraps over lines)."""
+    return " ".join(line for line in box.screen()[1:-1] if line and not line.startswith("ok: "))
 
 
 def replayed(box):

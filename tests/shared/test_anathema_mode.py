@@ -113,3 +113,60 @@ def test_the_registry_offers_the_engines_rule_choices_with_its_defaults():
                          ("top_tie", anathema_scoring.TOP_TIE_CHOICES)):
         assert all(schema[key][0](c) is None for c in choices)
         assert schema[key][0]("some") == "must be one of %s, got 'some'" % ", ".join(choices)
+
+
+def keys_said(box):
+    """{key: its job} as the screen says it: the hint row's O:, B:, M: and a line "ok: ..."."""
+    screen = box.screen()
+    jobs = {}
+    for item in screen[-1].split():
+        key, _, job = item.partition(":")
+        jobs[{"O": "ok", "B": "back", "M": "mode"}[key]] = job
+    for line in screen[1:-1]:
+        if line.startswith("ok: "):
+            jobs.setdefault("ok", line[4:])
+    return jobs
+
+
+def test_every_screen_says_what_ok_back_and_mode_do():
+    with tmp_dir() as d:
+        box = Box(d, "anathema", players=4)  # four sides: the fullest screen
+        at = Clock()
+        menu = {"back": "menu", "mode": "-"}
+        for now, then in (("4P", "2V2"), ("2V2", "2P"), ("2P", "3P"), ("3P", "4P")):
+            assert box.screen()[0] == "ANATHEMA " + now and keys_said(box) == dict(menu, ok=then)
+            box.ok(at())
+        playing = {"back": "undo", "mode": "end"}
+        box.press(0, at())
+        assert box.screen()[0] == "H1 DEAL 2/3" and keys_said(box) == dict(playing, ok="-")
+        box.ok(at())  # at a deal ok does nothing, as said
+        assert box.events[-1] == ("nope", {"key": "ok"}) and len(box.actions()) == 1
+        box.press(0, at())
+        box.press(0, at())
+        assert box.screen()[0] == "LAST DEAL!" and keys_said(box) == dict(playing, ok="enter pick")
+        box.ok(at())  # a refusal says why and still what ok does
+        assert said(box).endswith("press who has the most cards first")
+        assert keys_said(box) == dict(playing, ok="enter pick")
+        box.press(1, at())
+        assert box.screen()[0] == "MOST CARDS +3" and keys_said(box) == dict(playing, ok="enter pick")
+        box.ok(at())
+        assert box.screen()[0] == "MOST FAMILIAR +1" and keys_said(box) == dict(playing, ok="enter pick")
+        box.press(2, at())
+        box.ok(at())
+        assert box.screen()[0] == "SWEEPS +1 EACH" and keys_said(box) == dict(playing, ok="to points")
+        box.ok(at())
+        assert box.screen()[0] == "POINT CARDS 0/7" and keys_said(box) == dict(playing, ok="score hand")
+        box.ok(at())
+        assert said(box).endswith("7 of the 7 card points still to enter")
+        assert keys_said(box) == dict(playing, ok="score hand")
+        assert box.mode.enter(["sweep", 0], 0) is not None  # a host's long refusal: all of why shows
+        assert said(box).endswith("sweeps are not entered now: the points step is open")
+        for seat in (0, 0, 0, 0, 1, 1, 2):
+            box.press(seat, at())
+        assert box.screen()[0] == "POINT CARDS 7/7" and keys_said(box) == dict(playing, ok="score hand")
+        box.ok(at())
+        assert box.screen()[0] == "H2 DEAL 1/3" and keys_said(box) == dict(playing, ok="-")
+        box.mode_button(at())
+        assert box.screen()[0] == "END GAME?" and keys_said(box) == {"ok": "yes", "back": "no", "mode": "no"}
+        box.ok(at())
+        assert box.screen()[0] == "GAME ENDED" and keys_said(box) == dict(menu, ok="new")
