@@ -48,7 +48,10 @@ def action_name(action, over):
     return action[0]
 
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+# '"', '\\' and the control characters JSON names, and the letter each is escaped with
+# (two strings, not a dict: on MicroPython each short literal is a name interned for good)
+_NAMED = '"\\\n\r\t\b\f'
+_NAMED_AS = '"\\nrtbf'
 MAX_DEPTH = 16
 
 
@@ -64,8 +67,9 @@ def _esc(s):
 def _escaped(s):
     out = ['"']
     for c in s:
-        if c in _ESCAPES:
-            out.append(_ESCAPES[c])
+        named = _NAMED.find(c)
+        if named >= 0:
+            out.append("\\" + _NAMED_AS[named:named + 1])
         elif c < " ":
             out.append("\\u%04x" % ord(c))
         else:
