@@ -30,7 +30,7 @@ decision when both are due).
 """
 
 from firmware.buttons import SEATS
-from firmware.ticks import TICKS_MASK, ticks_diff
+from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff
 
 try:
     from micropython import const
@@ -187,10 +187,12 @@ class Arbiter:
     def due(self):
         """The tick at which poll() next has something to report (a decision, a lockout's
         end), or -1 while armed: the caller may sleep until then."""
+        # ticks_add, not (a + b) & TICKS_MASK: the sum of a tick near the wrap and a window
+        # is past a 32-bit port's small ints, and this is asked after every input pass
         if self._done_pending or self.state == LOCKOUT:
-            return (self.first_tick + self._lockout) & TICKS_MASK
+            return ticks_add(self.first_tick, self._lockout)
         if self.state == DECIDING:
-            return (self._first + self.tie_window_us) & TICKS_MASK
+            return ticks_add(self._first, self.tie_window_us)
         return -1
 
     def undo(self):

@@ -5,7 +5,9 @@
 //    (stock rp2040js runs PIO from setTimeout, unrelated to virtual time);
 //  - a USB CDC host that holds the device's OUT read until it has data (no empty polls)
 //    and queues without limit;
-//  - the watchdog reset (machine.reset()) re-creates the chip with the same flash.
+//  - the watchdog reset (machine.reset()) re-creates the chip with the same flash;
+//  - FIFO join (SHIFTCTRL FJOIN_RX / FJOIN_TX): the joined FIFO is 8 deep and the other
+//    none, flushed when the join changes (stock rp2040js keeps 4 and 4 whatever it says).
 // Virtual time: time.ticks_us() on the device equals clock.nanos / 1000 exactly.
 import fs from 'fs';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
@@ -16,6 +18,7 @@ export const FLASH_SIZE = 2 * 1024 * 1024;
 // Boot ROM B1 function addresses (thumb bit cleared) of 'RE' and 'RP'.
 const ROM_FLASH_RANGE_ERASE = 0x237c;
 const ROM_FLASH_RANGE_PROGRAM = 0x23c4;
+const FLASH_LOG = 64;
 
 export function loadUF2(flash, filename) {
   const data = fs.readFileSync(filename);
@@ -42,8 +45,11 @@ export class Pico {
     this.nanosBase = 0; // virtual time before the last reset
     this.flashOps = { erase: 0, program: 0 };
     this.flashDirty = false;
-    this.beforeFlashOp = null; // (kind, addr, count) => true to cut the power before it
-    this.powerCut = false;
+    // (kind, addr, count) => null to run the flash op, or how many of its bytes reach the
+    // flash before the power goes (0 .. count): a power cut inside or right after the op
+    this.flashCut = null;
+    this.flashLog = []; // the last FLASH_LOG ops: [kind, addr, count]
+    this.powerCut = false; // the CPU stops at once; powerOn() starts the chip again
     this.hostQueue = [];
     const image = new Uint8Array(FLASH_SIZE).fill(0xff);
     if (flash) image.set(flash.subarray(0, FLASH_SIZE));
@@ -82,8 +88,8 @@ export class Pico {
 
   get flash() { return this.mcu.flash.subarray(0, FLASH_SIZE); }
 
-  hardReset() {
-    const flash = this.mcu.flash.slice(0, FLASH_SIZE);
+  hardReset(image = null) {
+    const flash = image ? Uint8Array.from(image.subarray(0, FLASH_SIZE)) : this.mcu.flash.slice(0, FLASH_SIZE);
     this.resets++;
     this.nanosBase += this.clock.nanos;
     this.hostQueue = [];
@@ -121,20 +127,33 @@ export class Pico {
     const erase = pc === ROM_FLASH_RANGE_ERASE;
     const addr = r[0] >>> 0;
     const count = (erase ? r[1] : r[2]) >>> 0;
-    if (this.beforeFlashOp && this.beforeFlashOp(erase ? 'erase' : 'program', addr, count)) {
-      this.powerCut = true;
-      return;
-    }
+    const kind = erase ? 'erase' : 'program';
+    const cut = this.flashCut ? this.flashCut(kind, addr, count) : null;
+    if (this.flashLog.push([kind, addr, count]) > FLASH_LOG) this.flashLog.shift();
+    // a cut op reaches the flash only in part, from its start: a model of an interrupted
+    // erase or page program (on silicon the bits left are less orderly)
+    const n = cut === null ? count : Math.max(0, Math.min(cut, count));
     if (erase) {
-      mcu.flash.fill(0xff, addr, addr + count);
-      this.flashOps.erase++;
+      mcu.flash.fill(0xff, addr, addr + n);
     } else {
       const src = r[1] >>> 0;
-      for (let i = 0; i < count; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i); // NOR: 1 -> 0 only
-      this.flashOps.program++;
+      for (let i = 0; i < n; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i); // NOR: 1 -> 0 only
     }
-    this.flashDirty = true;
+    this.flashOps[kind]++;
+    if (n) this.flashDirty = true;
+    if (cut !== null) {
+      this.powerCut = true; // the op never returns
+      this.lastCut = { kind, addr, count, applied: n };
+      return;
+    }
     this.core.PC = this.core.LR & ~1; // return to the caller
+  }
+
+  // The power back after a cut: a new chip from this flash (default: as the cut left it).
+  powerOn(flash = null) {
+    this.powerCut = false;
+    this.flashCut = null;
+    this.hardReset(flash);
   }
 
   // The enabled state machines, re-read after every write to a PIO block's registers.
@@ -142,8 +161,23 @@ export class Pico {
     this._sms = [];
     for (const pio of this.mcu.pio) {
       const write = pio.writeUint32.bind(pio);
-      pio.writeUint32 = (offset, value) => { write(offset, value); this._listPIO(); };
+      pio.writeUint32 = (offset, value) => { write(offset, value); this._joinFIFOs(pio); this._listPIO(); };
       for (const m of pio.machines) { m._acc = 0; m._stall = 0; }
+      this._joinFIFOs(pio);
+    }
+  }
+
+  // The FIFO depths SHIFTCTRL's join bits ask for (bit 31: RX takes TX's 4 words, bit 30: TX
+  // takes RX's); new, empty FIFOs when they change, as the RP2040 flushes them.
+  _joinFIFOs(pio) {
+    for (const m of pio.machines) {
+      const join = m.shiftCtrl >>> 30;
+      const rx = join & 2 ? 8 : join & 1 ? 0 : 4;
+      const tx = join & 1 ? 8 : join & 2 ? 0 : 4;
+      if (m.rxFIFO.size !== rx || m.txFIFO.size !== tx) {
+        m.rxFIFO = new m.rxFIFO.constructor(rx);
+        m.txFIFO = new m.txFIFO.constructor(tx);
+      }
     }
   }
 
@@ -180,7 +214,7 @@ export class Pico {
   }
 
   // Run for `nanos` of virtual time, or until stop() is true (checked every ~1000 steps).
-  // Returns true if stop() ended it. A power cut (beforeFlashOp) ends it at once.
+  // Returns true if stop() ended it. A power cut (flashCut, or powerCut set) ends it at once.
   runFor(nanos, stop = null) {
     let { core, clock, mcu } = this;
     let end = clock.nanos + nanos;

@@ -22,7 +22,7 @@ the whole game). Mode ends the game. After the end (the result shown), ok starts
 # smaller modules' compiles fragment the heap (the virtual box runs the source)
 from firmware.modes.base import GameMode  # noqa: I001
 import engine.anastasia_ledger  # noqa: F401
-from firmware.buttons import BACK_BIT, OK_BIT
+from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT
 from firmware.modes import anastasia_text as text
 from firmware.modes.anastasia_draft import CANCEL, ENTRY, MOVED, REFUSE, Draft
 from firmware.ticks import ticks_add, ticks_diff
@@ -74,10 +74,13 @@ class Mode(GameMode):
                 self._change_players(now)
             elif bit == BACK_BIT:
                 return False  # back to the menu
+            else:
+                self.nope("mode" if bit == MODE_BIT else "P%d" % (bit + 1), now)
         return True
 
     def on_player(self, seat, down, tick_us):
         if down and self.draft is not None:
+            self.refused = None  # the reason stays until the next button, a buzzer too
             self._press(seat, self.ctx.clock.now_ms())
 
     def on_control(self, bit, now_ms):
@@ -105,6 +108,7 @@ class Mode(GameMode):
             if self.draft.at_top():
                 return False  # the framework's back: undo
             self.draft = Draft(self.game)
+            self._lights(now_ms)  # the decider's LED again, not the responder's
             self.show()
         elif kind == MOVED:
             self._lights(now_ms)  # the responder picks their space: their LED
@@ -148,6 +152,29 @@ class Mode(GameMode):
         self.refused = None
         self.show()
 
+    def key_hints(self, hints):
+        """What ok and back do in the entry being made (on_control), where it is not the
+        framework's meaning."""
+        ok, back, mode = hints
+        draft = self.draft
+        if self.setup:  # EMPRESS?: ok the next count, back the menu
+            return self.setup_hint(self.next_setup()), "menu", "-"
+        if self.session.over or self.session.state is None:
+            return hints
+        if draft is None:  # the result is shown: ok starts the next game
+            return "new", back, mode
+        if draft.reacting:
+            return ok, "cancel", mode
+        if draft.menu is not None:
+            ok = "next"
+            if draft.menu.index > 0:
+                back = "prev"
+        elif draft.kind == "ask" and draft.at_top() and self.game.react is not None:
+            ok = "react"
+        if back != "prev" and not draft.at_top():
+            back = "cancel"  # the entry starts over
+        return ok, back, mode
+
     def mode_status(self):
         game = self.game
         return {"setup": self.setup, "refused": self.refused,
@@ -166,6 +193,7 @@ class Mode(GameMode):
             self.ctx.leds.lit(mask, now_ms)
 
     def show(self):
+        self.hints()  # a buzzer moves an entry on too, not only ok and back
         d = self.ctx.display
         if d is None:
             return

@@ -108,6 +108,27 @@ class Mode(GameMode):
         self.show(now_ms)
         return True
 
+    def key_hints(self, hints):
+        """What ok and back do here (on_control), where it is not the framework's meaning."""
+        ok, back, mode = hints
+        game = self.game
+        if self.session.over or game is None:
+            return hints
+        shown = self.shown
+        if game.phase == AUTOMA:
+            ok = "automa"
+        elif game.phase == REVEAL and (shown is None or shown >= len(game.last_automa["actions"]) - 1):
+            ok = "no"  # the role turned over is not Anastasia
+        elif shown is not None:
+            ok = "next"  # the automa's next action, or the next round
+        else:
+            ok = "next"  # the pick list
+            if self.pick is not None and self.pick.index > 0:
+                back = "prev"
+            elif self.card_for is not None:
+                back = "cancel"
+        return ok, back, mode
+
     def on_refused(self, why, now_ms):
         self.note = why
         self.ctx.leds.error(now_ms)
@@ -119,6 +140,7 @@ class Mode(GameMode):
         self.away = []  # the next game starts with every guest at the party
 
     def show(self, now_ms):
+        self.hints()  # a guest button moves the turn on too, not only ok and back
         screen.show(self, now_ms)
 
     def mode_status(self):

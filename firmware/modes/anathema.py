@@ -191,9 +191,11 @@ class Mode(GameMode):
             word = "LAST DEAL" if last else "DEAL"
             title = "H%d %s %d/%d" % (game.hand(), word, game.deals + 1, game.rules.deals)
             hints = ["%s: %s," % (self._names()[game.dealer], word.lower()), "press when dealt"]
-            if self.session.n == 0:  # before the first deal: the setup, and who may deal
+            if game.dealer_free():  # the game's first deal (or all undone): anyone may deal
+                hints = ["who deals: press"]
+            if not self.session.recorded:  # before the first deal: the setup
                 title = "ANATHEMA " + ("2V2" if game.rules.partners else "%dP" % self.players)
-                hints = ["who deals: press", "ok: players"]
+                hints.append("ok: players")
         elif self.last_deal:
             title = "LAST DEAL!"
             hints = ["play it out"]

@@ -19,6 +19,9 @@ docstring is one big string there).
 #                               when ok_hint() is not "-"
 #     ok_hint() -> str          what ok does during the game, in a few letters for the hint
 #                               row ("-": nothing, the default; ok then gets the nope)
+#     key_hints(hints) -> hints the hint row's (ok, back, mode) as the framework means them;
+#                               a mode whose on_control gives a key its own meaning (a pick
+#                               list's "next", "prev", "cancel") returns them changed
 #     OK_IN_TEXT                True when the mode's screen says in words what ok does
 #                               whenever ok does something: a hint row too narrow for all
 #                               three keys then leaves out ok's part rather than mode's
@@ -141,6 +144,9 @@ class GameMode:
     def ok_hint(self):
         return "-"
 
+    def key_hints(self, hints):
+        return hints
+
     def game_options(self):
         return {}
 
@@ -248,9 +254,10 @@ class GameMode:
             ok, back, mode = self.setup_hint(self.next_setup()), "menu", "-"
         else:
             ok, back, mode = self.ok_hint(), "undo" if s.undoable > 0 else "end", "end"
-        hints = (ok, back, mode)
+        hints = (ok, back, mode) if self.confirming else self.key_hints((ok, back, mode))
         if hints == self._hints:
             return
+        ok, back, mode = hints
         self._hints = hints
         line = hint_line(hints, ok_in_text=self.OK_IN_TEXT)
         if self.ctx.display is not None:

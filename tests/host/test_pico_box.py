@@ -9,8 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from firmware.arbiter import DONE, WIN
+from firmware.board_pico import CAPTURE_LAG_US
+from firmware.pio_capture import RX_DEPTH
+from firmware.ticks import ticks_diff
 from host import bench_pico, flash, pico_script
 from host.serial_client import TIMEOUT_SCALE_ENV
+from tests.host import pico_capture_runs as runs
 from tests.host.doctor_harness import Harness
 from tests.host.pico_box import TIMEOUT_SCALE, PicoBox
 
@@ -181,6 +186,31 @@ def test_irq_capture_tells_apart_presses_at_its_interrupt_latency(box):
     print("\npico box: IRQ capture, presses %d us apart: first stamped %d..%d us late, second %d..%d us"
           % (IRQ_RESOLUTION_US, min(f for f, _ in lags), max(f for f, _ in lags),
              min(s for _, s in lags), max(s for _, s in lags)))
+
+
+def test_edge_to_decision_allocates_nothing_across_the_tick_wrap(box):
+    """Presses on the real PIO through its IRQ drain, the debouncer and the arbiter to the
+    decision and the lockout's end, with ticks 400 us before the 2**30 wrap: on a 32-bit
+    port a tick plus a window there is past the small ints, and a sum not kept in the
+    ticks domain allocates. Counted with gc.mem_alloc(), then run under heap_lock."""
+    got = runs.faceoffs_without_allocation(box)
+    assert len(got) == 2, got
+    for results, winner, gap, ranked, first, deb_overflows, ring_overflows, p2_down in got:
+        assert results == [WIN, DONE] and winner == 1 and ranked == [1, 5, 3], got
+        # the moved clock costs the capture's start one more call: its stamps come a few us late
+        assert abs(gap - 1500) <= 1 and 0 <= ticks_diff(first, runs.WRAP_AT) <= CAPTURE_LAG_US, got
+        assert deb_overflows == ring_overflows == 0 and not p2_down, got
+
+
+def test_a_bounce_storm_with_a_late_drain_keeps_the_held_press_on_the_real_pio(box):
+    """P1 chatters while interrupts are off (as a NeoPixel write holds them: no IRQ
+    drains the RX FIFO), P2 is pressed during it and held: once the drain resumes P2's
+    press is in the ring, stamped between its press and the resumption."""
+    for on_time, snaps, resume, release in runs.late_drain_storm(box, (300, 20_000)):
+        assert on_time, "the board began holding interrupts off after the storm had begun"
+        assert runs.held_press_kept(snaps, resume, release), repr((resume, release, snaps))
+        # the FIFO filled: the first RX_DEPTH chatter edges, then only the state it ends in
+        assert [m for m, _ in snaps[:-2]] == [1 - i % 2 for i in range(RX_DEPTH)], snaps
 
 
 # Past the tie window, on the emulated RP2040 (measured 1.9-2.1 ms): the press's own pass

@@ -16,6 +16,7 @@ from firmware.arbiter import TIE, WIN, Arbiter
 from firmware.board_profile import load_profile
 from firmware.buttons import Debouncer, EdgeRing
 from firmware.ticks import TICKS_MASK, ticks_diff
+from tests.host.bisection import longest_passing
 from tests.host.pio_emulator import PioEmulator
 from tests.shared.test_buttons import PROGRAM_HEX
 
@@ -545,17 +546,9 @@ def late_drain_trial(delay_us, source=None):
 
 def longest_late_drain(limit_us=1 << 23):
     """The longest drain delay (us, by bisection) after a bounce storm that loses no press."""
-    lo, hi = 0, limit_us
-    assert late_drain_trial(lo)
-    if late_drain_trial(hi):
-        return hi
-    while hi - lo > 1000:
-        mid = (lo + hi) // 2
-        if late_drain_trial(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    found = longest_passing(late_drain_trial, 0, limit_us, 1000)
+    assert found is not None
+    return found
 
 
 def test_a_bounce_storm_with_a_late_drain_keeps_the_held_press():

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from tests.host.test_end_to_end import tablemate
-from tests.host.tmux_sim import SESSION, sim_in_tmux
+from tests.host.tmux_sim import SESSION, lit, oled, sim_in_tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -22,19 +22,10 @@ CONFIG = "".join('[[roster]]\nname = "%s"\ncolour = "%s"\n' % nc for nc in (
     ("Fay", "#00ffff"), ("Gil", "#ff8000"), ("Hal", "#ffffff")))
 
 
-def oled(screen):
-    """The OLED's text rows as shown beside the picture, or alone."""
-    return [m.group(1).rstrip() for m in re.finditer(r"│([^│]{16})│$", screen, re.M)]
-
-
 def scores(screen):
     """{name: count} of the OLED's score rows."""
     rows = (re.fullmatch(r"\*?(\S+) +(\d+)", r) for r in oled(screen))
     return {m.group(1): int(m.group(2)) for m in rows if m}
-
-
-def lit(screen):
-    return set(re.findall(r"\b(P\d) lit\b", screen))
 
 
 def test_a_whole_game_then_sync_and_stats(tmp_path):

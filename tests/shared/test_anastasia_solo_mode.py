@@ -1,11 +1,12 @@
 """The Anastasia solo mode as specs on the mode harness: the set-up on the box, the player
-count and the guests already away. A turn: test_anastasia_solo_turn; refusals:
+count and the guests already away; the hint row on every screen. A turn: test_anastasia_solo_turn; refusals:
 test_anastasia_solo_refusals; the automa: test_anastasia_solo_automa_*."""
 
 # micropython heapsize: 256k - the box, its engine and a replayed copy of its game beside the harness
 
 from tests.shared.anastasia_solo_box import AWAY, PLAYERS, Table  # noqa: I001
 from tests.shared.compat import tmp_dir
+from tests.shared.hint_walk import check_hints
 
 
 def test_set_up_the_player_count():
@@ -35,3 +36,19 @@ def test_set_up_guests_away():
         while tb.box.mode.pick.index:  # back steps the list to its first item
             tb.back()
         assert tb.box.mode.pick.item() == "Remove"
+
+
+def test_the_hint_row_says_what_the_keys_do_on_every_screen():
+    # the set-up's pick list, a clue's card list opened and cancelled, a round, the automa's
+    # two actions (a guest pressed while it shows), a role turned over, the result, a new game
+    keys = "o b o o 3 o b b o 2 2 o 3 o o o o o o 4 o o".split()
+
+    def entered(action):
+        def check(box, before, after):
+            assert after.digest != before.digest and box.actions()[-1] == action, box.actions()[-1:]
+        return check
+
+    checked = check_hints("anastasia_solo", {"players": 1}, keys,
+                          {"automa": entered(["automa"]), "no": entered(["role_seen", "other"])})
+    assert {"R# P# ACTION #/#", "ROUND # OVER", "AUTOMA A# #/#", "GUEST # ROLE", "GAME OVER"} <= {
+        kind[0] for kind in checked}

@@ -141,6 +141,10 @@ def test_every_screen_says_what_ok_back_and_mode_do():
         assert box.screen()[0] == "H1 DEAL 2/3" and keys_said(box) == dict(playing, ok="-")
         box.ok(at())  # at a deal ok does nothing, as said
         assert box.events[-1] == ("nope", {"key": "ok"}) and len(box.actions()) == 1
+        box.back(at())  # the first deal undone: anyone may deal it again, back now ends
+        assert box.screen()[0] == "H1 DEAL 1/3" and keys_said(box) == dict(playing, ok="-", back="end")
+        assert box.screen()[5:7] == ["who deals: press", ""]
+        box.press(0, at())
         box.press(0, at())
         box.press(0, at())
         assert box.screen()[0] == "LAST DEAL!" and keys_said(box) == dict(playing, ok="enter pick")

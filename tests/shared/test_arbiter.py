@@ -14,9 +14,9 @@ from firmware.arbiter import (
     Arbiter,
     faceoff_record,
 )
-from firmware.buttons import Debouncer
 from firmware.ticks import TICKS_MASK, ticks_add
 from tests.shared.compat import assert_alloc_free, raises
+from tests.shared.input_chain import Chain
 from tests.shared.test_buttons import bounce_edges, snapshots
 
 W = 1000
@@ -303,45 +303,6 @@ def test_faceoff_record_is_the_journal_format():
 
 
 # -- through the debouncer --
-
-
-class Chain:
-    """Snapshots -> Debouncer -> Arbiter, polling like the app's loop."""
-
-    def __init__(self, n_players=8, window=W, debounce_us=25000):
-        self.deb = Debouncer(debounce_us=debounce_us)
-        self.arb = Arbiter(n_players, tie_window_us=window)
-        self.ev = [0, 0, 0]
-        self._results = [0] * 16  # preallocated: the chain runs under heap_lock too
-        self._n = 0
-
-    @property
-    def results(self):
-        return self._results[: self._n]
-
-    def feed(self, mask, tick):
-        self.deb.feed(mask, tick)
-        self.deliver()
-        self.poll(tick)
-
-    def deliver(self):
-        ev = self.ev
-        while self.deb.take(ev):
-            if ev[0] < 8:
-                if ev[1]:
-                    self.arb.press(ev[0], ev[2])
-                else:
-                    self.arb.release(ev[0], ev[2])
-
-    def poll(self, now):
-        self.deb.poll(now)
-        self.deliver()
-        self.arb.set_ignored(self.deb.ignored())
-        code = self.arb.poll(now)
-        while code != NONE:
-            self._results[self._n] = code
-            self._n += 1
-            code = self.arb.poll(now)
 
 
 def test_bouncing_buttons_decide_by_their_first_edges():
