@@ -202,7 +202,7 @@ GAME_FACEOFFS = 40  # face-offs per game in the records played into the journal
 _PICO_FILL = """
 import sys, os, json, vfs
 sys.path.insert(0, %r)
-from unixbox.blockdev import RamBlockDev
+from unixbox.ram_blockdev import RamBlockDev
 from firmware.journal import Journal, makedirs
 from firmware.settings import Settings
 dev = RamBlockDev(%d, %d)
