@@ -28,6 +28,9 @@ STATE_VERSION = 1
 UNDO_ACTION = ["undo"]
 NOBODY = -1  # the loser of a face-off nobody else buzzed in
 HISTORY_LIMIT = 64  # undo depth; bounded so a long game keeps a bounded state
+# An undo history entry is one small int, [op, a, b, mask] packed (see pack_entry): a small
+# int lives in the list's own slot, so a full history holds no object per entry.
+_ENTRY_OPS = ("win", "tie")
 
 
 def _names(players):
@@ -48,6 +51,16 @@ def _players(mask):
     return [p for p in range(MAX_PLAYERS) if mask >> p & 1]
 
 
+def pack_entry(op, a, b, mask):
+    """A history entry as one small int: op (win 0, tie 1), a (3 bits), b + 1 (4 bits: b
+    may be NOBODY), the tie-breaker pending before it as a player mask (8 bits)."""
+    return (op == "tie") | a << 1 | (b + 1) << 4 | mask << 8
+
+
+def _unpack_entry(e):
+    return [_ENTRY_OPS[e & 1], e >> 1 & 7, (e >> 4 & 15) - 1, e >> 8]
+
+
 def _ties_among(players):
     """Every tie action among two or more of players (members ascending)."""
     players = sorted(players)
@@ -64,7 +77,7 @@ class AnomiaScore:
         self.rng = rng  # unused by the rules; kept so every engine saves a PRNG state
         self.piles = [0] * players
         self.tiebreak = None  # [a, b] while a tie-breaker is pending
-        self.history = []  # stack of applied actions that undo can revert
+        self.history = []  # stack of applied actions that undo can revert (pack_entry)
         self.faceoffs = 0
         self.over = False
 
@@ -109,17 +122,17 @@ class AnomiaScore:
             self.tiebreak = list(action[1:])
         elif op == "undo":
             last = self.history.pop()
-            if last[0] == "win":
-                self.piles[last[1]] -= 1
+            if not last & 1:  # a win
+                self.piles[last >> 1 & 7] -= 1
                 self.faceoffs -= 1
-            self.tiebreak = _players(last[3])
+            self.tiebreak = _players(last >> 8)
         else:
             self.over = True
 
     def _push(self, op, a, b):
         # The pending tie-breaker before this action is kept as a bitmask: every history
-        # entry is then four small ints/strings, so a full history has a fixed size.
-        self.history.append([op, a, b, _mask(self.tiebreak)])
+        # entry is then one small int, so a full history has a fixed size.
+        self.history.append(pack_entry(op, a, b, _mask(self.tiebreak)))
         if len(self.history) > HISTORY_LIMIT:
             self.history.pop(0)
 
@@ -186,7 +199,7 @@ class AnomiaScore:
             "rng": self.rng.state(),
             "piles": list(self.piles),
             "tiebreak": list(self.tiebreak) if self.tiebreak else None,
-            "history": [list(h) for h in self.history],
+            "history": [_unpack_entry(h) for h in self.history],
             "faceoffs": self.faceoffs,
             "over": self.over,
         }

@@ -12,6 +12,7 @@ from engine.anomia_score import (
     STATE_VERSION,
     AnomiaScore,
     _is_int,
+    pack_entry,
 )
 from engine.core import BadState
 from engine.rng import Rng
@@ -84,14 +85,15 @@ def _load(d):
     history = d["history"]
     if not isinstance(history, list) or len(history) > HISTORY_LIMIT:
         _bad("history must be a list of at most %d entries" % HISTORY_LIMIT)
-    s.history = [_history_entry(h, players) for h in history]
+    entries = [_history_entry(h, players) for h in history]
     wins = [0] * players
-    for h in s.history:
+    for h in entries:
         if h[0] == "win":
             wins[h[1]] += 1
     for p in range(players):
         if wins[p] > s.piles[p]:
             _bad("history takes back more wins of P%d than its pile holds" % (p + 1))
+    s.history = [pack_entry(*h) for h in entries]
     s.faceoffs = _int_in(d["faceoffs"], 0, 1 << 20, "faceoffs")
     if s.faceoffs != sum(s.piles):
         _bad("faceoffs (%d) must equal the cards won (%d)" % (s.faceoffs, sum(s.piles)))

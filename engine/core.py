@@ -48,22 +48,28 @@ def action_name(action, over):
     return action[0]
 
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+# '"', '\\' and the control characters JSON names, and the letter each is escaped with
+# (two strings, not a dict: on MicroPython each short literal is a name interned for good)
+_NAMED = '"\\\n\r\t\b\f'
+_NAMED_AS = '"\\nrtbf'
 MAX_DEPTH = 16
 
 
 def _esc(s):
-    plain = True
-    for c in s:
-        if c < " " or c == '"' or c == "\\":
-            plain = False
-            break
-    if plain:
-        return '"' + s + '"'
+    # Its bytes are looked at, not its characters: on MicroPython each character taken
+    # from a str is interned for good, and new names grow the interpreter's name table.
+    for b in s.encode():
+        if b < 32 or b == 34 or b == 92:  # a control character, '"' or '\\'
+            return _escaped(s)
+    return '"' + s + '"'
+
+
+def _escaped(s):
     out = ['"']
     for c in s:
-        if c in _ESCAPES:
-            out.append(_ESCAPES[c])
+        named = _NAMED.find(c)
+        if named >= 0:
+            out.append("\\" + _NAMED_AS[named:named + 1])
         elif c < " ":
             out.append("\\u%04x" % ord(c))
         else:

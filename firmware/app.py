@@ -4,7 +4,7 @@ Tasks: serial link (firmware.link.serve), input (EdgeRing -> Debouncer -> menu o
 woken by every snapshot the capture pushes, plus a timed pass for the timers),
 LEDs, display and sound; on the sim board also the world channel (unixbox/world.py).
 
-Which board: $TABLEMATE_BOARD (the sim launcher sets it), else {"board": NAME} in
+Which board (firmware/app_config.py): $TABLEMATE_BOARD (the sim launcher sets it), else {"board": NAME} in
 config.json at the device root, else "pico". config.json may also name the capture
 path ({"capture": "irq"}: the pin IRQs instead of the profile's PIO, on a Pico whose PIO
 is needed elsewhere or to compare the two). Data lives under data/ relative to the
@@ -32,9 +32,6 @@ FIRMWARE_VERSION = "0.1.0"
 DATA_DIR = "data"
 JOURNAL_DIR = DATA_DIR + "/journal"
 SETTINGS_PATH = DATA_DIR + "/settings.json"
-CONFIG_PATH = "config.json"
-BOARD_ENV = "TABLEMATE_BOARD"
-DEFAULT_BOARD = "pico"
 
 # The input path is event-driven: every snapshot a capture pushes wakes the input task at
 # once (EdgeRing.wake), and a decision the mode has due is waited for to the microsecond.
@@ -57,50 +54,6 @@ SCREEN_MODE = "mode"
 ABOUT = "about"  # the menu entry that is not a mode
 
 
-def read_config(path=CONFIG_PATH):
-    """config.json at the device root as a dict ({} when there is none)."""
-    try:
-        with open(path) as f:
-            import json
-
-            config = json.load(f)
-    except OSError:
-        return {}
-    except ValueError as e:
-        raise ValueError("%s is not valid JSON: %s" % (path, e))
-    if not isinstance(config, dict):
-        raise ValueError('%s must look like {"board": "pico"}' % path)
-    return config
-
-
-def choose_board(config=None):
-    """The board profile name: environment, then config.json, then the Pico."""
-    import os
-
-    getenv = getattr(os, "getenv", None)  # the Pico's os has none
-    name = getenv(BOARD_ENV) if getenv is not None else None
-    if name:
-        return name
-    if config is None:
-        config = read_config()
-    if not isinstance(config.get("board", DEFAULT_BOARD), str):
-        raise ValueError('%s must look like {"board": "pico"}' % CONFIG_PATH)
-    return config.get("board", DEFAULT_BOARD)
-
-
-def board_overrides(config):
-    """make_board's overrides from config.json: the capture path when it names one."""
-    from firmware.board import CAPTURE_METHODS
-
-    capture = config.get("capture")
-    if capture is None:
-        return {}
-    if capture not in CAPTURE_METHODS:
-        raise ValueError("%s: capture must be one of %s, got %r"
-                         % (CONFIG_PATH, "/".join(CAPTURE_METHODS), capture))
-    return {"capture": capture}
-
-
 class App:
     def __init__(self, board_name=None, board=None):
         from firmware.board import make_board
@@ -112,8 +65,9 @@ class App:
         self.firmware_version = FIRMWARE_VERSION
         self.started_ms = time.ticks_ms()
         if board is None:
-            config = read_config()
-            board = make_board(board_name or choose_board(config), **board_overrides(config))
+            # config.json is read once, by code the box forgets after (firmware/app_config.py)
+            name, overrides = modes.call_once("firmware.app_config", "board_choice", board_name)
+            board = make_board(name, **overrides)
         self.board = board
         self.board_name = self.board.name
         gc.collect()  # the parsed board file is garbage now: keep the heap unfragmented
@@ -438,18 +392,9 @@ class App:
         if display is None:
             return
         if about:
-            j = self.journal.stats()
-            lines = [
-                "fw %s" % self.firmware_version,
-                "board %s" % self.board_name,
-                "up %ds" % (time.ticks_diff(now_ms, self.started_ms) // 1000),
-                "free %dk" % (gc.mem_free() // 1024),
-                "records %d" % j["records"],
-                "modes %d" % len(modes.AVAILABLE),
-            ]
-            if self.settings.load_error:
-                lines.append("settings: reset")
-            display.text(lines, title="ABOUT")
+            from firmware.about import about_lines
+
+            display.text(about_lines(self, now_ms), title="ABOUT")
         else:
             titles = [entry.title for entry in modes.AVAILABLE] + ["About"]
             display.menu(titles, self.menu_index, title="tablemate")

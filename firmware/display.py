@@ -110,7 +110,8 @@ class Display:
         y0 = row * CELL
         for n in range(len(text)):
             g.fill(0)
-            g.text(text[n], 0, 0, 1)
+            # a slice, not text[n]: MicroPython interns every character taken by index, for good
+            g.text(text[n:n + 1], 0, 0, 1)
             for y in range(CELL):
                 for x in range(CELL):
                     if g.pixel(x, y):

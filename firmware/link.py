@@ -310,6 +310,9 @@ async def serve(link, rx=None, tx=None):
                 if parts is not None:
                     for part in parts:
                         link.write(part)
+                # this task keeps its variables while it waits for the next byte: let go of
+                # the request and its reply (a records page is kilobytes)
+                item = parts = part = None
             burst += 1
             if burst >= _BURST or not poller.poll(0):
                 break

@@ -405,15 +405,21 @@ class PioCapture:
         sm = self._sm
         n = 0
         while sm.rx_fifo():
-            word = sm.get()
-            self._store(word, self._now())  # now read after get(): the sample is older
+            self._store(sm.get())
             n += 1
-        self.words += n
         return n
 
-    def _store(self, word, now):
-        tick = counter_tick(word & COUNTER_MASK, now, self._t_start)
+    def _store(self, word):
+        # the clock read after get(): the sample is older, and counter_tick finds its age
+        tick = counter_tick(word & COUNTER_MASK, self._now(), self._t_start)
         self._ring.update(word_mask(word), PLAYER_FIELD, tick)
+        self.words += 1
 
     def _on_irq(self, _sm):
-        self.drain()
+        # The hard IRQ runs on top of whatever the main code holds on the C stack (an OLED
+        # redraw under a decision reaches deep), and MicroPython raises RuntimeError there,
+        # disabling the handler for good, when the two together pass its stack limit: one
+        # call level less than going through drain().
+        sm = self._sm
+        while sm.rx_fifo():
+            self._store(sm.get())

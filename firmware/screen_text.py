@@ -6,7 +6,10 @@ and anything else as "?". Names keep their own spelling everywhere else (records
 _LATIN1 = (" !cL*Y|S\"ca<--R-o+23'uP.,1o>????"
            "AAAAAA CEEEEIIIIDNOOOOOxOUUUUY  "
            "aaaaaa ceeeeiiiidnooooo/ouuuuy y")
-_WIDE = {"\xc6": "AE", "\xde": "Th", "\xdf": "ss", "\xe6": "ae", "\xfe": "th"}
+# the letters drawn as two, and the two each is drawn as (strings, not a dict: on MicroPython
+# each short literal is a name interned for good)
+_WIDE = "\xc6\xde\xdf\xe6\xfe"
+_WIDE_AS = "AEThssaeth"
 
 
 def screen_text(text):
@@ -15,10 +18,12 @@ def screen_text(text):
         return text  # ASCII already (the common case: one C call)
     out = []
     for c in text:
-        if c <= "~":
-            out.append(c if c >= " " else "?")
-        elif "\xa0" <= c <= "\xff":
-            out.append(_WIDE.get(c) or _LATIN1[ord(c) - 0xA0])
+        code = ord(c)
+        if code <= 0x7E:
+            out.append(c if code >= 0x20 else "?")
+        elif 0xA0 <= code <= 0xFF:
+            wide = _WIDE.find(c)
+            out.append(_WIDE_AS[2 * wide:2 * wide + 2] if wide >= 0 else _LATIN1[code - 0xA0:code - 0x9F])
         else:
             out.append("?")
     return "".join(out)

@@ -1,5 +1,5 @@
 """SH1106 128x64 OLED over SPI (the Adafruit MacroPad RP2040's), drawn through the same
-frame buffer as the SSD1306 (firmware.ssd1306.OledBase: MONO_VLSB, the page layout both
+frame buffer as the SSD1306 (firmware.oled.OledBase: MONO_VLSB, the page layout both
 controllers share).
 
 How it differs from the SSD1306, and why the driver is its own:

@@ -3,18 +3,11 @@
 Two layers:
 - Ssd1306Link speaks the controller's command set over an I2C-like object (writevto). It needs
   no framebuf, so its bytes are checked on every runtime.
-- OledBase is the 1-bit frame buffer (MONO_VLSB: one byte = 8 pixels of a column, the
-  controller's own page layout) with a show() that does nothing; SSD1306 sends the buffer to
-  the panel, the sim board overrides show() to send it to its front-end.
+- SSD1306 is the frame buffer every OLED draws into (firmware.oled.OledBase) sent to the
+  panel by show().
 """
 
-try:
-    import framebuf
-
-    _FrameBuffer = framebuf.FrameBuffer
-except ImportError:  # CPython: the command layer still imports; OledBase needs MicroPython
-    framebuf = None
-    _FrameBuffer = object
+from firmware.oled import OledBase
 
 DEFAULT_ADDRESS = 0x3C
 
@@ -125,30 +118,6 @@ class Ssd1306Link(PanelCommands):
         self.commands(self._window)
         self._data_vec[1] = buf
         self.i2c.writevto(self.address, self._data_vec)
-
-
-class OledBase(_FrameBuffer):
-    """A 1-bit frame buffer in the SSD1306 page layout; show() is the backend's hook."""
-
-    def __init__(self, width=128, height=64):
-        if framebuf is None:
-            raise ImportError("OledBase needs MicroPython's framebuf module")
-        self.width = width
-        self.height = height
-        self.buffer = bytearray(width * height // 8)
-        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
-
-    def show(self):
-        pass
-
-    def contrast(self, level):
-        pass
-
-    def power(self, on):
-        pass
-
-    def invert(self, on):
-        pass
 
 
 class PanelOled(OledBase):

@@ -120,6 +120,7 @@ def main(argv=None):
     ap.add_argument("--power-cuts", type=int, default=2000)
     ap.add_argument("--fuzz", type=int, default=10000)
     ap.add_argument("--records", type=int, default=1000)
+    ap.add_argument("--pico-records", type=int, default=200, help="records synced from the emulated Pico")
     ap.add_argument("--mode", default="anomia",
                     help="the buzzer mode the soaks run (default %(default)s)")
     ap.add_argument("--anathema-games", type=int, default=40)
@@ -255,6 +256,7 @@ def main(argv=None):
     from host import bench_pico, rp2box
 
     if shutil.which("node") and (rp2box.RP2BOX / "node_modules" / "rp2040js").is_dir():
+        bench_pico.storage_rows(row, args.pico_records)
         bench_pico.rows(row)
     else:
         row("%s rows" % bench_pico.LABEL, "not run",

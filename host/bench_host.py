@@ -202,7 +202,7 @@ GAME_FACEOFFS = 40  # face-offs per game in the records played into the journal
 _PICO_FILL = """
 import sys, os, json, vfs
 sys.path.insert(0, %r)
-from unixbox.blockdev import RamBlockDev
+from unixbox.ram_blockdev import RamBlockDev
 from firmware.journal import Journal, makedirs
 from firmware.settings import Settings
 dev = RamBlockDev(%d, %d)
@@ -392,11 +392,24 @@ def bench_sync(count=1000, workdir=None, page_limit=None):
             "records_per_s": res.received / res.seconds if res.seconds else 0.0}
 
 
+def tree_with_one_change(tree):
+    """A copy of the device source tree at tree with one file changed (new bytecode); returns tree."""
+    from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS
+
+    for pkg in DEVICE_PACKAGES:
+        shutil.copytree(ROOT / pkg, tree / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ROOT_SCRIPTS:
+        if (ROOT / "firmware" / name).exists():
+            shutil.copy(ROOT / "firmware" / name, tree / "firmware" / name)
+    changed = tree / "engine" / "core.py"
+    changed.write_text(changed.read_text() + "\nCHANGED_FOR_THE_BENCH = 1\n")
+    return tree
+
+
 def bench_flash(workdir=None):
     """Flash time against the virtual device: full (cold compile cache, every file), then
     incremental (one changed source file). Seconds until the firmware is written and restarting."""
     from host import flash as flashmod
-    from host.device_files import DEVICE_PACKAGES, ROOT, ROOT_SCRIPTS
 
     quiet = lambda *a: None  # noqa: E731
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
@@ -406,15 +419,7 @@ def bench_flash(workdir=None):
         cache = tmp / "mpy-cache"
         with SimProcess(image) as sim:
             full = flashmod.flash(sim.port, out=quiet, cache_dir=cache)
-        # a copy of the source tree with one file changed
-        tree = tmp / "tree"
-        for pkg in DEVICE_PACKAGES:
-            shutil.copytree(ROOT / pkg, tree / pkg, ignore=shutil.ignore_patterns("__pycache__"))
-        for name in ROOT_SCRIPTS:
-            if (ROOT / "firmware" / name).exists():
-                shutil.copy(ROOT / "firmware" / name, tree / "firmware" / name)
-        changed = tree / "engine" / "core.py"
-        changed.write_text(changed.read_text() + "\nCHANGED_FOR_THE_BENCH = 1\n")  # new bytecode
+        tree = tree_with_one_change(tmp / "tree")
         with SimProcess(image) as sim:
             inc = flashmod.flash(sim.port, out=quiet, root=tree, cache_dir=cache)
     return {"full_s": full["seconds"], "full_files": full["copied"], "full_bytes": full["bytes"],

@@ -1,15 +1,17 @@
 """`make bench` rows measured on the emulated Pico (MicroPython's own RPI_PICO build in
 rp2040js, rp2box/): virtual microseconds of a cycle-stepped RP2040, labelled
 "rp2040 emulated". They are far closer to a Pico than the 64-bit unix port (32-bit ints,
-the Pico's heap, the real PIO and IRQ paths) and still not silicon.
+the Pico's heap, the real PIO and IRQ paths) and still not silicon. Flash and sync are
+given in the chip's virtual seconds and in wall seconds of the emulator.
 
-    python -m host.bench_pico [--presses N]
+    python -m host.bench_pico [--presses N] [--records N]
 """
 
 import argparse
 import os
 import statistics
 import tempfile
+import time
 from pathlib import Path
 
 from host import bench_pico_capture
@@ -132,11 +134,108 @@ def rows(row, presses=5):
     bench_pico_capture.rows(row, LABEL, f["capture"])
 
 
+def journal_files(count):
+    """{device path: bytes} of a journal holding `count` records of Anomia games (as the unix
+    box's sync row loads), made with the firmware's own Journal."""
+    from firmware.app import JOURNAL_DIR
+    from firmware.journal import Journal
+    from host.bench_host import many_records
+
+    with tempfile.TemporaryDirectory(prefix="tablemate-bench-journal-") as tmp:
+        j = Journal(tmp + "/j")
+        for rec in many_records(count):
+            j.append(rec["kind"], rec["data"], rec["t"])
+        j.close()
+        return {JOURNAL_DIR + "/" + p.name: p.read_bytes() for p in Path(tmp, "j").iterdir()}
+
+
+def virtual_us(world, timeout=60.0):
+    """The emulated chip's virtual microseconds since its box started (across resets)."""
+    world.send({"t": "now"})
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for msg in world.wait(0.2):
+            if msg.get("t") == "now":
+                return msg["total_us"]
+    raise RuntimeError("the emulated Pico did not tell its clock")
+
+
+def timed(world, fn):
+    """(fn's result, wall seconds, virtual seconds) of one call."""
+    v0, t0 = virtual_us(world), time.monotonic()
+    res = fn()
+    wall = time.monotonic() - t0
+    return res, wall, (virtual_us(world) - v0) / 1e6
+
+
+def flash_and_sync(records):
+    """`tablemate flash` and sync against the emulated Pico, in wall and virtual seconds: a
+    full copy onto an erased flash (a new Pico at its REPL), a flash with one changed file
+    and one with nothing changed (each until the files are written and the box restarting,
+    flash's own figure); then a sync of a journal of `records` records."""
+    from host import bench_host, rp2box
+    from host import db as dbmod
+    from host import flash as flashmod
+    from host.serial_client import TIMEOUT_SCALE_ENV
+    from host.sync import sync_device
+    from host.virtual_device import micropython_path
+    from tests.host.pico_box import READY_TIMEOUT_S, TIMEOUT_SCALE, PicoBox
+
+    os.environ.setdefault(TIMEOUT_SCALE_ENV, str(TIMEOUT_SCALE))
+    quiet = lambda *a: None  # noqa: E731
+    fig = {}
+    with tempfile.TemporaryDirectory(prefix="tablemate-bench-pico-") as tmp:
+        tmp = Path(tmp)
+        image, cache = tmp / "pico-flash.img", tmp / "mpy-cache"
+        image.write_bytes(b"\xff" * rp2box.FLASH_SIZE)  # the rp2 port formats it at boot
+        dev = rp2box.PicoDevice(image, rp2box.find_uf2())
+        port = dev.start()
+        try:
+            world = dev.connect_world(READY_TIMEOUT_S)
+            tree = bench_host.tree_with_one_change(tmp / "tree")
+            for key, root in (("full", None), ("incremental", tree), ("none", tree)):
+                # without verify, flash returns as the box restarts (its "seconds")
+                res, wall, virtual = timed(world, lambda root=root: flashmod.flash(
+                    port, out=quiet, cache_dir=cache, root=root, verify=False))
+                fig[key] = {"s": wall, "virtual_s": virtual, "files": res["copied"], "bytes": res["bytes"]}
+                rp2box.wait_hello(port)
+        finally:
+            dev.stop()
+        rp2box.write_image(micropython_path(), image, journal_files(records))
+        box = PicoBox(image, fresh=False)
+        try:
+            with dbmod.open_db(tmp / "bench.sqlite3") as store, box.client() as dev:
+                res, wall, virtual = timed(box.world, lambda: sync_device(dev, store))
+            fig["sync"] = {"records": res.received, "s": res.seconds, "virtual_s": virtual}
+        finally:
+            box.stop()
+    return fig
+
+
+def storage_rows(row, records=200):
+    """Flash and sync on the emulated Pico, beside the unix box's rows: virtual seconds (the
+    emulated chip's clock; its USB moves data without a real bus's pace) and wall seconds."""
+    f = flash_and_sync(records)
+    full, inc, none, sync = f["full"], f["incremental"], f["none"], f["sync"]
+    row("%s: flash, full" % LABEL, "%.1f s virtual (%.0f s wall)" % (full["virtual_s"], full["s"]),
+        "erased flash, %d files, %.1f KB" % (full["files"], full["bytes"] / 1024))
+    row("%s: flash, incremental (one changed file)" % LABEL, "%.1f s virtual (%.0f s wall)" % (
+        inc["virtual_s"], inc["s"]), "%d file copied" % inc["files"])
+    row("%s: flash, nothing changed" % LABEL, "%.1f s virtual (%.0f s wall)" % (
+        none["virtual_s"], none["s"]), "%d files copied" % none["files"])
+    row("%s: sync" % LABEL, "%.0f records/s virtual (%.1f /s wall)" % (
+        sync["records"] / sync["virtual_s"], sync["records"] / sync["s"]),
+        "%d records from the emulated Pico" % sync["records"])
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--presses", type=int, default=5)
+    ap.add_argument("--records", type=int, default=200, help="records synced from the box")
     args = ap.parse_args(argv)
-    rows(lambda what, value, how: print("%-52s %-28s %s" % (what, value, how)), args.presses)
+    row = lambda what, value, how: print("%-52s %-28s %s" % (what, value, how))  # noqa: E731
+    storage_rows(row, args.records)
+    rows(row, args.presses)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ The script's first edge is played LEAD_US after the clock is read: the idle time
 it (nothing happens there) is not played; every gap from the first edge on is exact.
 The run ends once every decision is out (settle_after): the last press plus the mode's
 tie window and lockout (read from the running mode), or the last edge, plus SETTLE_US.
+A pause with nothing left to decide is skipped (warp_us): the chip's clock cannot jump,
+and a script's 20-minute pause would otherwise cost an hour of wall time.
 """
 
 import time
@@ -28,6 +30,14 @@ CLOCK_TIMEOUT_S = 30.0  # the longest the chip may take to answer a reading of i
 LINK_TIMEOUT_S = 30.0  # a request over the serial link (the emulated chip is slow)
 TIMED_KEYS = ("lockout_ms", "tie_window_us")  # the running mode's values the settle time needs
 SETTLE_US = 100_000  # past the last lockout or edge: the input loop's poll and a debounced release
+# A pause in which nothing is left to decide is skipped (rp2box's warp: the chip sleeps through
+# it in steps of 2**28 us, every firmware task running between two) when it is longer than
+# this; it lands WARP_LEAD_US before the next edge, which is then sent as usual.
+WARP_MIN_US = 2_000_000
+WARP_LEAD_US = AHEAD_US + LEAD_US
+# The PIO capture's counter wraps every 2**22 us and does not run during a warp: a warp by
+# whole periods of it keeps every stamp exact. The pin IRQs count nothing.
+WARP_QUANTUM_US = {"pio": 1 << 22, "irq": 1}
 
 
 class PicoClock:
@@ -56,6 +66,16 @@ class PicoClock:
 
     def edge_at(self, us, bit, down):
         self.world.send({"t": "edge", "b": bit, "down": 1 if down else 0, "at_us": us})
+
+    def warp(self, us):
+        """Skip us of virtual time (the chip sleeps through it); returns once it is past."""
+        target = self.now_us() + us
+        self.world.send({"t": "warp", "us": us})
+        deadline = time.monotonic() + CLOCK_TIMEOUT_S
+        while self.now_us() < target:
+            if time.monotonic() > deadline:
+                raise CliError("the emulated Pico did not skip %d us in %.0f s" % (us, CLOCK_TIMEOUT_S), 1)
+            time.sleep(POLL_S)
 
 
 def start_mode(client, mode, options):
@@ -92,10 +112,23 @@ def take_events(client, out):
             raise CliError("the mode failed during the script: %s" % msg.get("msg"), 1)
 
 
-def play(clock, client, edges, timed, out=emit_json):
+def warp_us(edges, sent, base, now, timed, quantum):
+    """How far the clock may skip before edges[sent] (0: not at all): only once everything
+    sent before it is decided, and by whole quanta."""
+    if sent == 0 or sent == len(edges):
+        return 0
+    quiet = base + edges[sent - 1][0] + settle_after(edges[:sent], timed)
+    room = base + edges[sent][0] - WARP_LEAD_US - max(now, quiet)
+    if now < quiet or room < WARP_MIN_US:
+        return 0
+    return room // quantum * quantum
+
+
+def play(clock, client, edges, timed, out=emit_json, quantum=WARP_QUANTUM_US["pio"]):
     """Play edges [(t_us, player, down)] on a running emulated Pico (its clock, a DeviceClient
     on its serial port) in the mode it runs (timed: its lockout and tie window) until every
-    decision is out; each printed event goes to out."""
+    decision is out; each printed event goes to out. A long pause is skipped by whole
+    quanta of virtual time (warp_us)."""
     base = clock.now_us() + LEAD_US - edges[0][0]
     end = base + edges[-1][0] + settle_after(edges, timed)
     sent = 0
@@ -109,7 +142,11 @@ def play(clock, client, edges, timed, out=emit_json):
         take_events(client, out)
         if sent == len(edges) and now >= end:
             break
-        time.sleep(POLL_S)
+        skip = warp_us(edges, sent, base, now, timed, quantum)
+        if skip:
+            clock.warp(skip)
+        else:
+            time.sleep(POLL_S)
     client.status()  # its reply comes after every event the link sent before it
     take_events(client, out)
 
@@ -122,7 +159,9 @@ def run_script(device, edges, options, mode=SCRIPT_MODE):
         wait_hello(device.port)
         with DeviceClient(device.port, timeout=LINK_TIMEOUT_S) as client:
             timed = start_mode(client, mode, options)
-            play(PicoClock(device.world), client, edges, dict(options, **timed))
+            capture = client.status()["status"]["capture"]
+            play(PicoClock(device.world), client, edges, dict(options, **timed),
+                 quantum=WARP_QUANTUM_US[capture])
             return 0
     except LinkError as e:
         raise CliError("the emulated Pico's serial link failed during the script: %s" % e, 1)

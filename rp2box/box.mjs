@@ -5,7 +5,22 @@
 //   {"t": "edge", "b", "down", "at_us": T}  the edge at virtual microsecond T (ticks_us()
 //                                           on the board is T mod 2**30); an error reply
 //                                           when T has already passed
-//   {"t": "now"} -> {"t": "now", "us": T}   the virtual microsecond now
+//   {"t": "now"} -> {"t": "now", "us": T, "total_us": U}  the virtual microsecond now (U:
+//                                           since the box started, across chip resets)
+//   {"t": "flash_ops"} -> {"t": "flash_ops", "erase": E, "program": P, "log": [[kind, addr,
+//                                           count], ...]}  ops since start, the last 64 of them
+//   {"t": "cut", "after_ops": N, "applied": B, "kind": K, "block": A}
+//                                           a power cut at the Nth flash op from now (counting
+//                                           only erases or programs with kind, only those in
+//                                           the 4 KB block at flash offset A with block), once
+//                                           B bytes of it reached the flash (default: all of
+//                                           it; 0: before it). The CPU stops there, the
+//                                           flash image is saved as it stands and {"t": "cut",
+//                                           "us", "erase", "program", "op": {kind, addr, count,
+//                                           applied}} sent; the chip stays off
+//   {"t": "power_on"}                       the chip starts again from the saved image
+//   {"t": "warp", "us": N} -> the same back  skip N us of virtual time while the chip sleeps
+//                                           (pico.mjs warp(): long idle pauses of a script)
 //   node box.mjs UF2 FLASH_IMAGE BOARDS_JSON PROFILE
 // Virtual time is paced to wall time (never ahead of it); the emulator is slower than a
 // Pico, so in practice it runs as fast as it can.
@@ -54,6 +69,30 @@ board.onFrame = (ram, on) => {
   send({ t: 'oled', w, h, fb: Buffer.from(on ? ram : new Uint8Array(ram.length)).toString('base64'), lines: [] });
 };
 board.onTone = (f, duty) => send({ t: 'tone', f, duty });
+// ---- power cuts
+let cutReported = false;
+function armCut(msg) {
+  if (pico.powerCut || pico.flashCut) throw new Error('a power cut is already armed or in effect');
+  if (!(Number.isInteger(msg.after_ops) && msg.after_ops >= 1)) throw new Error('a cut needs after_ops, an int >= 1');
+  let left = msg.after_ops;
+  const block = msg.block === undefined ? -1 : Math.floor(msg.block / 4096);
+  pico.flashCut = (kind, addr, count) => {
+    if ((msg.kind && kind !== msg.kind) || (block >= 0 && Math.floor(addr / 4096) !== block)) return null;
+    return --left > 0 ? null : (msg.applied === undefined ? count : msg.applied);
+  };
+}
+function reportCut() {
+  cutReported = true;
+  saveFlash(pico);
+  send({ t: 'cut', us: Math.floor(pico.nanos / 1000), erase: pico.flashOps.erase, program: pico.flashOps.program,
+         op: pico.lastCut });
+}
+function powerOn() {
+  if (!pico.powerCut) throw new Error('power_on: the power was not cut');
+  cutReported = false;
+  pico.powerOn(fs.readFileSync(image));
+}
+
 function onWorld(msg) {
   if (msg.t === 'edge' && msg.at_us !== undefined) {
     // an edge that arrives after its instant would be played late: refused, never shifted
@@ -62,7 +101,16 @@ function onWorld(msg) {
     } else board.setAt(msg.at_us * 1000, msg.b, !!msg.down);
   }
   else if (msg.t === 'edge') board.set(msg.b, !!msg.down);
-  else if (msg.t === 'now') send({ t: 'now', us: Math.floor(pico.nanos / 1000) });
+  else if (msg.t === 'warp') {
+    // skip us of virtual time while the chip sleeps (pico.mjs warp()); refused while an
+    // edge is still to come
+    if (pico.warp(msg.us * 1000)) send({ t: 'warp', us: msg.us });
+    else send({ t: 'error', msg: `warp of ${msg.us} us refused: an edge is still to come or the amount is bad` });
+  }
+  else if (msg.t === 'now') send({ t: 'now', us: Math.floor(pico.nanos / 1000), total_us: Math.floor(pico.totalNanos / 1000) });
+  else if (msg.t === 'flash_ops') send({ t: 'flash_ops', ...pico.flashOps, log: pico.flashLog });
+  else if (msg.t === 'cut') armCut(msg);
+  else if (msg.t === 'power_on') powerOn();
   else if (msg.t === 'quit') finish();
   else if (msg.t === 'time') { /* a Pico's clock is set by the host's sync, not here */ }
   else if (msg.t === 'sync') send({ t: 'sync', id: msg.id });
@@ -101,9 +149,15 @@ const wall0 = process.hrtime.bigint();
 let lastSave = Date.now();
 function loop() {
   if (stopping) return;
+  if (pico.powerCut) { // off until power_on
+    if (!cutReported) reportCut();
+    setTimeout(loop, 10);
+    return;
+  }
   const wallNs = Number(process.hrtime.bigint() - wall0);
-  if (pico.totalNanos > wallNs) {
-    setTimeout(loop, Math.max(1, Math.floor((pico.totalNanos - wallNs) / 1e6)));
+  const paced = pico.totalNanos - pico.warpedNs; // a warp is not waited for
+  if (paced > wallNs) {
+    setTimeout(loop, Math.max(1, Math.floor((paced - wallNs) / 1e6)));
     return;
   }
   pico.runFor(2e6); // 2 ms of virtual time per slice, then node's own I/O

@@ -37,7 +37,7 @@ def main(tree, image):
 
     sys.path.insert(0, __file__.rsplit("/", 2)[0] if "/" in __file__ else ".")
     sys.path.insert(0, ".")
-    from unixbox.blockdev import RamBlockDev
+    from unixbox.ram_blockdev import RamBlockDev
 
     dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT)
     vfs.VfsLfs2.mkfs(dev, progsize=256)

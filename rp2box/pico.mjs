@@ -18,6 +18,12 @@ export const FLASH_SIZE = 2 * 1024 * 1024;
 // Boot ROM B1 function addresses (thumb bit cleared) of 'RE' and 'RP'.
 const ROM_FLASH_RANGE_ERASE = 0x237c;
 const ROM_FLASH_RANGE_PROGRAM = 0x23c4;
+// warp(): at most 2**28 us per step (a quarter of the 2**30 us ticks_us() period; the unix
+// box walks a long pause in the same steps), and 20 ms of ordinary running (the LED task's
+// period) between two steps
+const WARP_STEP_NS = 2 ** 28 * 1000;
+const WARP_RUN_NS = 20e6;
+const FLASH_LOG = 64;
 
 export function loadUF2(flash, filename) {
   const data = fs.readFileSync(filename);
@@ -44,9 +50,13 @@ export class Pico {
     this.nanosBase = 0; // virtual time before the last reset
     this.flashOps = { erase: 0, program: 0 };
     this.flashDirty = false;
-    this.beforeFlashOp = null; // (kind, addr, count) => true to cut the power before it
-    this.powerCut = false;
+    // (kind, addr, count) => null to run the flash op, or how many of its bytes reach the
+    // flash before the power goes (0 .. count): a power cut inside or right after the op
+    this.flashCut = null;
+    this.flashLog = []; // the last FLASH_LOG ops: [kind, addr, count]
+    this.powerCut = false; // the CPU stops at once; powerOn() starts the chip again
     this.hostQueue = [];
+    this.warpedNs = 0; // virtual time skipped by warp() in all (not paced to wall time)
     const image = new Uint8Array(FLASH_SIZE).fill(0xff);
     if (flash) image.set(flash.subarray(0, FLASH_SIZE));
     if (uf2) loadUF2(image, uf2);
@@ -62,6 +72,9 @@ export class Pico {
     this.mcu.logger = new ConsoleLogger(this.logLevel);
     this.mcu.flash.set(flashData, 0);
     this._resetReq = false;
+    this.lastAtNs = 0; // the latest time given to at() on this chip's clock
+    this.warpLeftNs = 0; // virtual time still to skip (warp)
+    this.warpRanNs = 0; // when the last warp step ended
     this.mcu.peripherals[0x40058].onWatchdogTrigger = () => { this._resetReq = true; };
 
     this.connected = false;
@@ -84,8 +97,8 @@ export class Pico {
 
   get flash() { return this.mcu.flash.subarray(0, FLASH_SIZE); }
 
-  hardReset() {
-    const flash = this.mcu.flash.slice(0, FLASH_SIZE);
+  hardReset(image = null) {
+    const flash = image ? Uint8Array.from(image.subarray(0, FLASH_SIZE)) : this.mcu.flash.slice(0, FLASH_SIZE);
     this.resets++;
     this.nanosBase += this.clock.nanos;
     this.hostQueue = [];
@@ -114,7 +127,31 @@ export class Pico {
   at(nanos, fn) {
     const alarm = this.clock.createAlarm(fn);
     alarm.schedule(Math.max(0, nanos - this.clock.nanos));
+    this.lastAtNs = Math.max(this.lastAtNs, nanos);
     return alarm;
+  }
+
+  // Skip `nanos` of virtual time (a script's long idle pause), as a box whose CPU slept
+  // through it would see its clock: in steps of at most WARP_STEP_NS, each taken while the
+  // CPU sleeps and after WARP_RUN_NS of ordinary running, so every firmware task makes a
+  // pass between two steps (the timer's alarms fire, late, as the clock passes them). The
+  // state machines do not run during a step: a program that counts time must be skipped
+  // by whole periods of its count (the capture's counter: 2**22 us). False (nothing done)
+  // when an event set with at() falls within it.
+  warp(nanos) {
+    if (!(nanos >= 0) || this.lastAtNs > this.clock.nanos) return false;
+    this.warpLeftNs += nanos;
+    return true;
+  }
+
+  _warpStep() {
+    if (this.clock.nanos - this.warpRanNs < WARP_RUN_NS) return false;
+    const step = Math.min(this.warpLeftNs, WARP_STEP_NS);
+    this.warpLeftNs -= step;
+    this.warpedNs += step;
+    this.clock.tick(step);
+    this.warpRanNs = this.clock.nanos;
+    return true;
   }
 
   _flashOp(pc) {
@@ -123,20 +160,33 @@ export class Pico {
     const erase = pc === ROM_FLASH_RANGE_ERASE;
     const addr = r[0] >>> 0;
     const count = (erase ? r[1] : r[2]) >>> 0;
-    if (this.beforeFlashOp && this.beforeFlashOp(erase ? 'erase' : 'program', addr, count)) {
-      this.powerCut = true;
-      return;
-    }
+    const kind = erase ? 'erase' : 'program';
+    const cut = this.flashCut ? this.flashCut(kind, addr, count) : null;
+    if (this.flashLog.push([kind, addr, count]) > FLASH_LOG) this.flashLog.shift();
+    // a cut op reaches the flash only in part, from its start: a model of an interrupted
+    // erase or page program (on silicon the bits left are less orderly)
+    const n = cut === null ? count : Math.max(0, Math.min(cut, count));
     if (erase) {
-      mcu.flash.fill(0xff, addr, addr + count);
-      this.flashOps.erase++;
+      mcu.flash.fill(0xff, addr, addr + n);
     } else {
       const src = r[1] >>> 0;
-      for (let i = 0; i < count; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i); // NOR: 1 -> 0 only
-      this.flashOps.program++;
+      for (let i = 0; i < n; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i); // NOR: 1 -> 0 only
     }
-    this.flashDirty = true;
+    this.flashOps[kind]++;
+    if (n) this.flashDirty = true;
+    if (cut !== null) {
+      this.powerCut = true; // the op never returns
+      this.lastCut = { kind, addr, count, applied: n };
+      return;
+    }
     this.core.PC = this.core.LR & ~1; // return to the caller
+  }
+
+  // The power back after a cut: a new chip from this flash (default: as the cut left it).
+  powerOn(flash = null) {
+    this.powerCut = false;
+    this.flashCut = null;
+    this.hardReset(flash);
   }
 
   // The enabled state machines, re-read after every write to a PIO block's registers.
@@ -197,7 +247,7 @@ export class Pico {
   }
 
   // Run for `nanos` of virtual time, or until stop() is true (checked every ~1000 steps).
-  // Returns true if stop() ended it. A power cut (beforeFlashOp) ends it at once.
+  // Returns true if stop() ended it. A power cut (flashCut, or powerCut set) ends it at once.
   runFor(nanos, stop = null) {
     let { core, clock, mcu } = this;
     let end = clock.nanos + nanos;
@@ -211,6 +261,10 @@ export class Pico {
         end = clock.nanos + left;
       }
       const cycleNs = 1e9 / (mcu.clkSys || 125e6);
+      if (core.waiting && this.warpLeftNs > 0 && this._warpStep()) {
+        end = Math.max(end, clock.nanos);
+        continue;
+      }
       if (core.waiting) {
         let n = clock.nanosToNextAlarm;
         if (!(n > 0)) n = 1000;

@@ -26,7 +26,7 @@ own time never wraps): T smaller is refused.
 """
 
 from firmware.board import Board, layout
-from firmware.ssd1306 import OledBase
+from firmware.oled import OledBase
 from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff, ticks_us
 
 OFF = (0, 0, 0)

@@ -79,7 +79,7 @@ def _remove_installed(mountpoint, manifest):
 
 def _load_image(image):
     """A RamBlockDev holding the image file's blocks (exit status 3 when it cannot be read)."""
-    from unixbox.blockdev import RamBlockDev
+    from unixbox.ram_blockdev import RamBlockDev
 
     blocks = []
     try:
@@ -108,7 +108,7 @@ def install(src_root, image, mountpoint, update=False):
     """
     import vfs
 
-    from unixbox.blockdev import RamBlockDev
+    from unixbox.ram_blockdev import RamBlockDev
 
     manifest = _read_manifest()
     if update:

@@ -162,6 +162,9 @@ class World:
                     line = line.strip()
                     if line:
                         self._dispatch(line)
+                # this frame keeps its variables while it waits for the next read: let go
+                # of the last read's pieces (up to READ_SIZE bytes, one object per line)
+                data = lines = line = None
         except OSError:
             pass
         self._close()

@@ -108,6 +108,7 @@ class Mode(GameMode):
             if self.draft.at_top():
                 return False  # the framework's back: undo
             self.draft = Draft(self.game)
+            self._lights(now_ms)  # the decider's LED again, not the responder's
             self.show()
         elif kind == MOVED:
             self._lights(now_ms)  # the responder picks their space: their LED

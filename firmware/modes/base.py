@@ -257,6 +257,7 @@ class GameMode:
         hints = (ok, back, mode) if self.confirming else self.key_hints((ok, back, mode))
         if hints == self._hints:
             return
+        ok, back, mode = hints
         self._hints = hints
         line = hint_line(hints, ok_in_text=self.OK_IN_TEXT)
         if self.ctx.display is not None:

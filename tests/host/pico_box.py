@@ -64,18 +64,57 @@ class PicoBox:
     def wait_hello(self):
         return rp2box.wait_hello(self.port, READY_TIMEOUT_S, self.pump)
 
-    def now_us(self):
-        """The emulated chip's virtual microsecond (ticks_us() there is this mod 2**30)."""
-        self.world.send({"t": "now"})
+    def ask(self, msg, timeout=60.0):
+        """Send a world message and return the box's reply of the same type."""
+        kind = msg["t"]
+        self.messages = [m for m in self.messages if m.get("t") != kind]
+        self.world.send(msg)
         found = []
 
         def answered():
-            found.extend(m["us"] for m in self.messages if m.get("t") == "now")
+            found.extend(m for m in self.messages if m.get("t") == kind)
             return bool(found)
 
-        self.messages = [m for m in self.messages if m.get("t") != "now"]
-        self.wait_for(answered, what="the virtual clock")
+        self.wait_for(answered, timeout, what="the box's %s reply" % kind)
         return found[-1]
+
+    def now_us(self):
+        """The emulated chip's virtual microsecond (ticks_us() there is this mod 2**30)."""
+        return self.ask({"t": "now"})["us"]
+
+    def flash_ops(self):
+        """{"erase": E, "program": P, "log": the last 64 ops as [kind, flash offset, bytes]}:
+        the flash erases and programs the chip made since the box started."""
+        return self.ask({"t": "flash_ops"})
+
+    def arm_cut(self, after_ops=1, applied=None, kind=None, block=None):
+        """A power cut at the after_ops-th flash op from now (counting only erases or programs
+        with kind, only ops inside the 4 KB block at flash offset block with block), once
+        `applied` bytes of it reached the flash (None: all of it). cut_report() waits for it."""
+        msg = {"t": "cut", "after_ops": after_ops}
+        for key, value in (("applied", applied), ("kind", kind), ("block", block)):
+            if value is not None:
+                msg[key] = value
+        self.messages = [m for m in self.messages if m.get("t") != "cut"]
+        self.world.send(msg)
+
+    def cut_report(self, timeout=60.0):
+        """The box's report of the power cut armed last: {"us", "erase", "program", "op"},
+        op: {"kind", "addr", "count", "applied"} of the flash op it stopped in."""
+        found = []
+
+        def cut():
+            found.extend(m for m in self.messages if m.get("t") == "cut")
+            return bool(found)
+
+        self.wait_for(cut, timeout, what="the power cut")
+        return found[-1]
+
+    def power_on(self):
+        """The chip starts again from its flash as the cut left it; returns its hello."""
+        self.world.send({"t": "power_on"})
+        self.hello = self.wait_hello()
+        return self.hello
 
     def edges_at(self, edges):
         """[(virtual us, bit, down)]: the board's buttons at exactly those instants."""

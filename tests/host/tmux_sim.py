@@ -29,6 +29,19 @@ def lit(screen):
     return set(re.findall(r"\b(P\d) lit\b", screen))
 
 
+# a pick list's line on the OLED (firmware/modes/menu.py): "> Look       1/7"
+PICK_LINE = re.compile(r"^> (.*?) +(\d+)/(\d+)$")
+
+
+def picked(screen):
+    """(item, position, items) of the pick list's line on the OLED, or None."""
+    for row in oled(screen):
+        m = PICK_LINE.match(row)
+        if m:
+            return m.group(1), int(m.group(2)), int(m.group(3))
+    return None
+
+
 class Tmux:
     def __init__(self, socket_path):
         self.base = ["tmux", "-S", str(socket_path)]
@@ -61,6 +74,28 @@ class Tmux:
         self("send-keys", "-t", SESSION, keys)
         for k in keys:
             self.sent[k] = time.monotonic()
+
+    def shows(self, title, *lines, leds=None):
+        """Wait for the OLED titled title, holding these lines (and these player LEDs lit: its
+        frame and the LEDs' travel apart); its rows."""
+        def holds(s):
+            rows = oled(s)
+            return (bool(rows) and rows[0].strip() == title and all(line in rows for line in lines)
+                    and (leds is None or lit(s) == set(leds)))
+        return oled(self.wait_for(holds))
+
+    def pick(self, item, key):
+        """ok through the OLED's pick list until it shows item (a long one cut to the line),
+        then key chooses it."""
+        shown, at, items = picked(self.wait_for(picked))
+        for _ in range(items):
+            if item.startswith(shown):
+                break
+            self.press("o")
+            shown, at, items = picked(self.wait_for(lambda s, at=at: (picked(s) or (0, at))[1] != at))
+        else:
+            raise AssertionError("%s is not in the list: %s" % (item, oled(self.screen())))
+        self.press(str(key))
 
     def alive(self):
         return self("has-session", "-t", SESSION).returncode == 0

@@ -58,8 +58,9 @@ class Seen:
         mode = box.mode
         game = mode.game
         self.screen = box.screen()
-        self.hints = mode._hints
+        self.hints = box.hints  # what the latest "hints" event said (a front-end's key line)
         self.ok_in_text = mode.OK_IN_TEXT
+        self.mode_hints = mode._hints  # what the row shows
         self.digest = game.digest() if game is not None else None
         self.players = mode.players
         self.events = len(box.events)
@@ -158,6 +159,7 @@ def _check(mode, options, keys, words):
     checked = []
     for i, seen in enumerate(walk):
         assert seen.hints is not None, "no hint row of the mode's own on %r" % seen.screen
+        assert seen.hints == seen.mode_hints, "the hints event says %r" % (seen.hints,)
         screen = _kind(seen)
         if screen in checked:
             continue

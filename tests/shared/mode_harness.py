@@ -44,6 +44,7 @@ class Box:
         self.debounced = Debounced()
         self.input = Input(self.debounced, SEATS)
         self.events = []
+        self.hints = None
         self.in_menu = False
         self.ctx = Context(mode, self.input, self.leds, self.display, self.sound, self.clock, self.journal,
                            self.settings, self._emit, path)
@@ -53,6 +54,7 @@ class Box:
 
     def _emit(self, kind, fields=None):
         if kind == "hints":  # one per change of screen: kept as its line, small on a test heap
+            self.hints = (fields["ok"], fields["back"], fields["mode"])  # the latest, as a front-end keeps it
             fields = fields["line"]
         self.events.append((kind, fields))
 

@@ -110,6 +110,10 @@ def test_four_players_start_at_once_without_an_empress():
 def test_a_turn_the_answer_pays_moves_the_token_and_shows_purse_and_column():
     with tmp_dir() as d:
         tb = Table(d, players=5, empress=2)
+        tb.press(1)  # P2 starts to answer: their LED while they pick; back gives it up
+        assert tb.screen()[0] == "P2: COLUMN" and tb.box.lit() == [1]
+        tb.back()
+        assert tb.screen()[0] == "P3 ASKS" and tb.box.lit() == [2]
         tb.answer(3, TRINKET, 2)  # P4 claims Trinket 3: Icon
         game = tb.game()
         assert tb.box.actions() == [["answer", 3, 7]]

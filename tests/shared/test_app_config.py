@@ -1,6 +1,6 @@
 """config.json at the device root: which board, and which capture path it uses."""
 
-from firmware.app import board_overrides, read_config
+from firmware.app_config import board_overrides, read_config
 from tests.shared.compat import raises, tmp_dir
 
 

@@ -2,6 +2,7 @@
 
 from firmware import ssd1306 as S
 from firmware.display import Display
+from firmware.oled import OledBase
 from tests.shared.compat import IS_MICROPYTHON, raises, skip
 
 
@@ -113,7 +114,7 @@ class FakeI2C:
 def _oled():
     if not IS_MICROPYTHON:
         skip("framebuf is MicroPython's")
-    return S.OledBase(128, 64)
+    return OledBase(128, 64)
 
 
 def test_glyph_pixels_land_in_the_frame_buffer():
@@ -130,7 +131,7 @@ def test_glyph_pixels_land_in_the_frame_buffer():
 
 def test_big_winner_letters_are_twice_the_size():
     oled = _oled()
-    small = S.OledBase(128, 64)
+    small = OledBase(128, 64)
     small.text("I", 0, 0, 1)
     d = Display(oled)
     d.winner("I")
@@ -207,7 +208,7 @@ def test_ssd1306_panel_initialises_and_shows_its_buffer():
 def test_oled_base_show_is_a_hook():
     oled = _oled()
 
-    class Sent(S.OledBase):
+    class Sent(OledBase):
         def __init__(self):
             super().__init__(128, 32)
             self.frames = []

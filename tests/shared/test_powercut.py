@@ -77,7 +77,7 @@ def _base_image():
     from firmware.journal import Journal
     from firmware.record import encode_record
     from firmware.settings import Settings
-    from unixbox.blockdev import RamBlockDev
+    from unixbox.ram_blockdev import RamBlockDev
 
     dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT)
     vfs.VfsLfs2.mkfs(dev)
@@ -215,7 +215,7 @@ class SettingsRun:
 
 def _events(base, work, runner):
     """How many block events the workload makes when nothing is cut."""
-    from unixbox.blockdev import RamBlockDev, copy_blocks
+    from unixbox.ram_blockdev import RamBlockDev, copy_blocks
 
     copy_blocks(base, work)
     dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
@@ -233,7 +233,7 @@ def _trial(base, work, capture, runner, cut, torn):
 
     work and capture are preallocated block lists reused by every trial.
     """
-    from unixbox.blockdev import RamBlockDev, copy_blocks
+    from unixbox.ram_blockdev import RamBlockDev, copy_blocks
 
     copy_blocks(base, work)
     dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT, work)
@@ -255,7 +255,7 @@ def _trial(base, work, capture, runner, cut, torn):
 
 def run_power_cuts(cuts, seed=SEED):
     """Run cuts trials (3/4 during journal work, 1/4 during settings.update); returns a summary dict."""
-    from unixbox.blockdev import new_blocks
+    from unixbox.ram_blockdev import new_blocks
 
     base = _base_image()
     work = new_blocks(BLOCK_SIZE, BLOCK_COUNT)
@@ -314,7 +314,7 @@ def test_power_cuts_keep_journal_and_settings_consistent():
 
 
 def test_cut_capture_matches_the_write_log():
-    from unixbox.blockdev import RamBlockDev
+    from unixbox.ram_blockdev import RamBlockDev
 
     dev = RamBlockDev(BLOCK_SIZE, 4)
     dev.arm_cut(2, 3)
