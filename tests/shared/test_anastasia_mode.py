@@ -11,7 +11,6 @@ import hashlib
 from engine import anastasia_cards as cards
 from engine import gamelog_read
 from tests.shared.compat import tmp_dir
-from tests.shared.hint_walk import check_hints
 from tests.shared.mode_harness import MS, Box
 
 LOCATION, TRINKET, STORY = 0, 1, 2
@@ -292,23 +291,3 @@ def test_an_end_effect_then_each_hidden_role_then_the_winners():
         assert end["reason"] == "ended" and end["winners"] == [1, 2]
         # the next game is recorded from its first action on
         assert len(tb.box.records("game_start")) == 1 and tb.screen()[0] == "P1 ASKS"
-
-
-def test_the_hint_row_says_what_the_keys_do_on_every_screen():
-    # a game from the Empress's press to the result: an answer, a reveal (a refusal on the
-    # way), a further question and a Reaction opened and cancelled, the Collector's
-    # declaration, the roles in turn, the next game
-    keys = ("3 2 o 2 2 o o o o 3 3 1 o o 3 5 5 5 o o 4 4 1 1 1 o b 2 2 2"
-            " o o o o o o 5 2 o o o o o o 4 o").split()
-
-    def react(box, before, after):
-        assert after.screen[0] == "REACTION" and after.digest == before.digest, after.screen
-
-    def new(box, before, after):  # ok ends the game shown, then the Empress presses for the next
-        ends = [f for k, f in box.events if k == "game" and f["event"] == "end"]
-        assert ends and ends[-1]["winners"] == [4, 5] and after.screen[0] == "EMPRESS?"
-
-    checked = check_hints("anastasia", {"players": 5}, keys, {"react": react, "new": new})
-    titles = {kind[0] for kind in checked}
-    assert {"EMPRESS?", "P# ASKS", "P#: COLUMN", "P#: TRINKET", "P#: LOCATION", "P# ACTS", "REVEAL WHOM?",
-            "NOT POSSIBLE", "ROLE OF P#", "ASK WHOM?", "REACTION", "GAME OVER"} <= titles
