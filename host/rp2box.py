@@ -39,6 +39,17 @@ def default_image_path():
     return paths.data_dir() / PICO_IMAGE_FILENAME
 
 
+UF2_MAGICS = ((0, 0x0A324655), (4, 0x9E5D5157), (508, 0x0AB16F30))  # a UF2 block's three marks
+
+
+def is_uf2(path):
+    """True when the file starts with a whole UF2 block (its start and end marks)."""
+    with open(path, "rb") as f:
+        block = f.read(512)
+    return len(block) == 512 and all(int.from_bytes(block[at:at + 4], "little") == magic
+                                     for at, magic in UF2_MAGICS)
+
+
 def find_uf2(path=None):
     """The firmware file: --firmware, then $TABLEMATE_PICO_UF2, then the one in rp2box/,
     then ../shared/rp2/ beside the checkout."""
@@ -48,8 +59,11 @@ def find_uf2(path=None):
         candidates = [(Path(os.environ[UF2_ENV]), "$" + UF2_ENV)]
     else:
         candidates = [(RP2BOX / UF2_NAME, None), (ROOT.parent / "shared" / "rp2" / UF2_NAME, None)]
-    for p, _ in candidates:
+    for p, named in candidates:
         if p.is_file():
+            if not is_uf2(p):
+                raise CliError("%s: not a UF2 file (%s): the emulated Pico boots MicroPython's "
+                               "RPI_PICO .uf2" % (p, named or "the firmware found"), 1)
             return p.resolve()
     named = candidates[0][1]
     if named:

@@ -90,6 +90,11 @@ def test_cli_refuses_bad_scripts_and_settings_before_starting_anything(tmp_path)
     res = sim_pico(tmp_path, "--headless", "--image", image, "--capture", "irq")
     assert res.returncode == 2 and "--capture is written with a new image: add --fresh" in res.stderr
     assert image.read_bytes() == b"\xff" * 4096
+    notes = tmp_path / "notes.uf2"  # a file by the right name that is no firmware
+    notes.write_text("not firmware\n" * 100)
+    res = sim_pico(tmp_path, "--headless", "--fresh", "--image", tmp_path / "new.img", "--firmware", notes)
+    assert res.returncode == 1 and "notes.uf2: not a UF2 file (--firmware)" in res.stderr, res.stderr
+    assert res.stdout == "" and not (tmp_path / "new.img").exists()
     res = subprocess.run([str(BIN / "tablemate"), "sim", "--capture", "irq", "--headless"],
                          capture_output=True, text=True, timeout=60, env=sim_env(tmp_path),
                          stdin=subprocess.DEVNULL)
