@@ -139,7 +139,8 @@ def wait_hello(port, timeout=READY_TIMEOUT_S, idle=None):
 
 
 def hello():
-    """The world channel's hello for the pico profile (what the front-end draws)."""
+    """The world channel's hello for the pico profile (what the front-end draws); no device
+    events come this way (the firmware has no world channel on a Pico)."""
     from firmware.board import layout
 
     with open(BOARDS_JSON) as f:
@@ -147,7 +148,7 @@ def hello():
     shown = layout(profile)
     o = profile["oled"]
     return {"t": "hello", "board": PROFILE, "leds": shown["leds"], "buttons": shown["buttons"],
-            "oled": [o.get("width", 128), o.get("height", 64)] if o["enabled"] else None}
+            "oled": [o.get("width", 128), o.get("height", 64)] if o["enabled"] else None, "events": False}
 
 
 class PicoDevice(VirtualDevice):

@@ -31,6 +31,8 @@ from host.cli import CliError
 from host.words import count
 
 RELEASE_S = 0.12
+# the events panel of a box whose play reaches the host only over its serial port
+NO_EVENTS = "  none here: the OLED and LEDs show the play, `tablemate status --port %s` the rest"
 KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "m": 8, "o": 9, "b": 10}
 QUIT_KEYS = ("q", "Q", "\x03", "\x04")  # q, Ctrl-C, Ctrl-D
 EVENT_LINES = 5
@@ -64,11 +66,13 @@ class DeviceView:
         self.halted = None  # why the firmware stopped (Ctrl-C: it sits in the REPL)
         self.hints = None  # what ok / back / mode do now (the box's "hints" event)
         self.nope = None  # the key that did nothing, until the next event
+        self.no_events = False  # the box says nothing of its play on this channel (an emulated Pico)
 
     def apply(self, msg):
         t = msg.get("t")
         if t == "hello":
             self.board = msg.get("board", "?")
+            self.no_events = msg.get("events") is False
             self.led_labels = list(msg.get("leds") or [])
             self.leds = [(0, 0, 0)] * len(self.led_labels)
             size = msg.get("oled")
@@ -190,6 +194,8 @@ def _blocks(view, width):
         line = Text("  " + json.dumps(ev, separators=(",", ":")))
         line.truncate(width, overflow="ellipsis")
         events.append(line)
+    if view.no_events and not view.events:
+        events += wrap(Text(NO_EVENTS % view.port, DIM), width)
     footer = []
     if view.hung_up:
         footer += wrap(Text.assemble(("the device hung up", BOLD), " - press q"), width)
@@ -248,9 +254,12 @@ def wrap(line, width):
 def key_line(view):
     """The keys and what ok / back / mode do now (as the box's hint row says), and a word
     when the last key did nothing."""
-    h = view.hints or {}
-    line = Text("keys: 1-8 players   o ok: %s   b back: %s   m mode: %s   q quit" % (
-        h.get("ok", "?"), h.get("back", "?"), h.get("mode", "?")), DIM)
+    if view.hints:
+        h = view.hints
+        line = Text("keys: 1-8 players   o ok: %s   b back: %s   m mode: %s   q quit" % (
+            h.get("ok", "?"), h.get("back", "?"), h.get("mode", "?")), DIM)
+    else:  # not known here: the OLED's hint row says it
+        line = Text("keys: 1-8 players   o ok   b back   m mode   q quit", DIM)
     if view.nope:
         line.append("   ")
         line.append("%s does nothing now" % view.nope, BOLD)
