@@ -26,7 +26,7 @@ from firmware import modes
 from firmware import settings as settings_mod
 from firmware.app_parts import Clock, Input
 from firmware.buttons import BACK_BIT, MODE_BIT, N_INPUTS, OK_BIT, SEATS
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff
 
 FIRMWARE_VERSION = "0.1.0"
 DATA_DIR = "data"
@@ -446,17 +446,13 @@ class App:
         # less the capture's lag, for the presses whose IRQ has not run yet.
         now_us = self._clock_us()
         self.input.at_us = now_us
-        ring = self.board.ring
+        fed = self._drain()
         deb = self.debouncer
-        snap = self._snap
-        while ring.pop(snap):
-            deb.feed(snap[0], snap[1])
-            # events are taken after every snapshot, so a burst never overflows
-            # the debouncer's event queue
-            self._take_events()
         deb.poll(now_us)
-        self._take_events()
-        now_us = self._clock_again(now_us)
+        if deb.pending():
+            self._take_events()
+        if fed:
+            now_us = self._clock_again(now_us)
         now = time.ticks_ms()
         if self.mode is not None:
             self.mode.tick(now)
@@ -471,12 +467,28 @@ class App:
     # or a try with fewer, on the heap, an allocation at every call that costs a Pico's hot
     # path hundreds of us.
 
+    def _drain(self):
+        """Every snapshot in the ring through the debouncer to the menu or the mode; True if any."""
+        ring = self.board.ring
+        deb = self.debouncer
+        snap = self._snap
+        fed = False
+        while ring.pop(snap):
+            deb.feed(snap[0], snap[1])
+            # events are taken after every snapshot, so a burst never overflows
+            # the debouncer's event queue
+            self._take_events()
+            fed = True
+        return fed
+
     def _clock_us(self):
         board = self.board
-        return ticks_add(board.now_us(), -board.capture_lag_us)
+        # in the ticks domain without ticks_add's Python frame: the lag is a few us
+        return (board.now_us() - board.capture_lag_us) & TICKS_MASK
 
     def _clock_again(self, now_us):
-        """A fresh reading of the clock when nothing was captured since the drain, else now_us:
+        """After a drain that fed something, a fresh reading of the clock when nothing was
+        captured since, else now_us:
         a press's own pass takes longer than a tie window on a Pico, and the mode may then
         decide in this pass, not wait for the next one. Read before the ring is looked at,
         as in _input_pass. A clock that moves only when told (a scripted sim, which walks a

@@ -30,7 +30,7 @@ decision when both are due).
 """
 
 from firmware.buttons import SEATS
-from firmware.ticks import TICKS_MASK, ticks_add, ticks_diff
+from firmware.ticks import TICKS_HALF, TICKS_MASK, ticks_add, ticks_diff
 
 try:
     from micropython import const
@@ -175,7 +175,9 @@ class Arbiter:
             self._done_pending = False
             return DONE
         if self.state == DECIDING:
-            if ticks_diff(now & TICKS_MASK, self._first) >= self.tie_window_us:
+            # ticks_diff(now, first) >= window, without its Python frame: a decision's pass
+            d = (now - self._first) & TICKS_MASK
+            if self.tie_window_us <= d < TICKS_HALF:
                 return self._decide()
         elif self.state == LOCKOUT:
             if ticks_diff(now & TICKS_MASK, self.first_tick) >= self._lockout:
@@ -239,7 +241,8 @@ class Arbiter:
         i = 0
         while pressed:
             if pressed & 1:
-                self._insert(i, ticks_diff(self._ticks[i], first))
+                # the gap in the ticks domain without ticks_diff's frame: first is the earliest
+                self._insert(i, (self._ticks[i] - first) & TICKS_MASK)
             pressed >>= 1
             i += 1
         self._find_ties()

@@ -60,6 +60,25 @@ def pixel_chain(neopixel_class):
             b[o + order[1]] = v[1]
             b[o + order[2]] = v[2]
 
+        def frame(self, colours):
+            """The chain's bytes for one (r, g, b) per LED from the first (the rest dark), made
+            in advance for show()."""
+            buf = self.buf
+            self.buf = bytearray(len(buf))
+            for i in range(len(colours)):
+                self[i] = colours[i]
+            out = self.buf
+            self.buf = buf
+            return out
+
+        def show(self, frame):
+            """Send a frame made by frame() with the library's one bitstream call: no Python
+            per pixel (a decision's LEDs). The chain's buffer keeps what it held."""
+            buf = self.buf
+            self.buf = frame
+            self.write()
+            self.buf = buf
+
     return PixelChain
 
 
@@ -116,9 +135,8 @@ class PicoBoard(Board):
                 by_bit[i] = Pin(pins[i], Pin.IN, Pin.PULL_UP)
         self.irq = IrqCapture(by_bit, self.ring, hw.ticks_us)
         self.capture_lag_us = CAPTURE_LAG_US
-
-    def now_us(self):
-        return self.hw.ticks_us()
+        # the clock itself, not a method around it: read at every input pass
+        self.now_us = hw.ticks_us
 
     def uid(self):
         import machine

@@ -4,6 +4,12 @@
 Pico, the world channel on the sim board). Every colour the chain can receive is built in
 advance into a palette of tuples already scaled by the brightness cap, so `tick()` only picks
 tuples from it (no allocation) and writes the chain only when some LED's value changes.
+
+A decision's first frame (one player lit, the others dark: a winner, or the first of the
+tied) is the decision's first sign. A chain that can also `frame(colours)` (make a whole
+frame once) and `show(frame)` (send it) gets those frames built in advance, one per
+player, and the tick right after winner() or tie() sends one as it is: a Pico then spends
+no Python per pixel between a decision and its LEDs (firmware/board_pico.py).
 """
 
 from firmware.ticks import ticks_diff
@@ -22,6 +28,7 @@ BLINK_PAUSE_HALVES = 4  # ... then 800 ms dark before the count starts again
 BLINK_MAX = 20
 ERROR_HALF_MS = 100
 ERROR_BLINKS = 5
+SOLO_MS = min(WINNER_HALF_MS, TIE_STEP_MS)  # a winner's or a tie's first frame lasts this long
 
 MODE_OFF = 0
 MODE_IDLE = 1
@@ -86,6 +93,8 @@ class Leds:
         self._status_colour = OFF
         self._err_t0 = 0
         self._err_halves = 0  # 0 = no error blink running
+        self._solo = None  # per player: the chain's frame with only that player lit
+        self._solo_next = -1  # the player whose frame the next tick sends as it is
         self.brightness = 0
         self.set_brightness(brightness)
 
@@ -114,6 +123,7 @@ class Leds:
         _check_colour(colour)
         self._status_raw = (colour[0], colour[1], colour[2])
         self._status_colour = scaled(self._status_raw, FULL, self.brightness)
+        self._solo = self._solo_frames()
 
     def _rebuild(self):
         cap = self.brightness
@@ -125,6 +135,26 @@ class Leds:
                 self._palette[p] = [scaled(c, k, cap) for k in range(LEVELS)]
         self._error_colour = scaled(ERROR_COLOUR, FULL, cap)
         self._status_colour = scaled(self._status_raw, FULL, cap)
+        self._solo = self._solo_frames()
+
+    def _solo_frames(self):
+        """Per player, the chain's frame that _only(player) and the status LED make, built by
+        a chain that can (None otherwise)."""
+        make = getattr(self.pixels, "frame", None)
+        if make is None:
+            return None
+        self._solo = None  # the old frames are garbage before the new ones are made
+        chain = [OFF] * (max(self._index) + 1 if self._index else 0)
+        if self.status_index is not None:
+            chain[self.status_index] = self._status_colour
+        frames = []
+        for p in range(self.n_players):
+            pal = self._palette[p]
+            i = self._index[p]
+            chain[i] = OFF if pal is None else pal[FULL]
+            frames.append(make(chain))
+            chain[i] = OFF
+        return frames
 
     def refresh(self):
         """Forget what the chain shows, so the next tick writes every LED again."""
@@ -146,8 +176,12 @@ class Leds:
 
     def winner(self, player, now_ms):
         """Flash the winner (0-based seat) in its colour, then keep it lit; others dark."""
-        self._check_player(player)
-        self._set_mode(MODE_WINNER, player, now_ms)
+        if not 0 <= player < self.n_players:  # _check_player and _set_mode written out:
+            self._check_player(player)  # a winner is a decision's first sign
+        self._mode = MODE_WINNER
+        self._arg = player
+        self._t0 = now_ms
+        self._solo_next = player
 
     def tie(self, players_mask, now_ms):
         """Tied players (bit i = seat i) light up in turn, one at a time."""
@@ -160,6 +194,7 @@ class Leds:
             raise ValueError("a tie needs at least one player")
         self._n_tied = n
         self._set_mode(MODE_TIE, players_mask, now_ms)
+        self._solo_next = self._tied[0]
 
     def lit(self, players_mask, now_ms=0, blinks=None):
         """Players in the mask at full colour, the rest dark (button test, lockout display).
@@ -194,6 +229,7 @@ class Leds:
             raise ValueError("player %r out of range 0..%d" % (player, self.n_players - 1))
 
     def _set_mode(self, mode, arg, now_ms):
+        self._solo_next = -1
         self._mode = mode
         self._arg = arg
         self._t0 = now_ms
@@ -204,6 +240,8 @@ class Leds:
     def tick(self, now_ms):
         """Bring the chain up to date for time now_ms; True if anything was written."""
         e = ticks_diff(now_ms, self._t0)
+        if self._solo_next >= 0 and self._show_solo(e):
+            return True
         self._players(e if e > 0 else 0)
         if self.status_index is not None:
             self._want[self.n_players] = self._status(now_ms)
@@ -211,6 +249,18 @@ class Leds:
             self.pixels.write()
             return True
         return False
+
+    def _show_solo(self, e):
+        """The frame a winner() or tie() starts with, sent as it was built, while it is still
+        the pattern's frame and no error blink changes the status LED (else False); the
+        chain's own buffer, which still holds what came before, is written whole next time."""
+        player = self._solo_next
+        self._solo_next = -1
+        if self._solo is None or e >= SOLO_MS or self._err_halves:
+            return False
+        self.pixels.show(self._solo[player])
+        self.refresh()
+        return True
 
     def _players(self, e):
         mode = self._mode

@@ -60,7 +60,7 @@ MIN_LOOP_CYCLES = 14  # the changed path without padding
 MAX_LOOP_CYCLES = 45  # padding is one delay field: at most 31
 # From the state machine's enable to the ticks_us() read after it, on a Pico at 125 MHz
 # (measured on the emulated RP2040: tests/host/test_pico_box.py).
-START_LAG_US = 15
+START_LAG_US = 5
 RX_DEPTH = const(8)  # the joined RX FIFO (fifo_join=JOIN_RX)
 # EXECCTRL STATUS_SEL (bit 4) = 1: `mov x, status` is all ones while RX level < STATUS_N (bits 3..0)
 EXECCTRL_STATUS = const(0x10 | RX_DEPTH)
@@ -402,24 +402,19 @@ class PioCapture:
         From a poll loop (start(use_irq=False)) no other capture may push to the same
         ring from an interrupt meanwhile: ring.update() is a read-modify-write.
         """
-        sm = self._sm
-        n = 0
-        while sm.rx_fifo():
-            self._store(sm.get())
-            n += 1
-        return n
+        return self._on_irq(self._sm)
 
-    def _store(self, word):
-        # the clock read after get(): the sample is older, and counter_tick finds its age
-        tick = counter_tick(word & COUNTER_MASK, self._now(), self._t_start)
-        self._ring.update(word_mask(word), PLAYER_FIELD, tick)
-        self.words += 1
-
-    def _on_irq(self, _sm):
+    def _on_irq(self, sm):
         # The hard IRQ runs on top of whatever the main code holds on the C stack (an OLED
         # redraw under a decision reaches deep), and MicroPython raises RuntimeError there,
         # disabling the handler for good, when the two together pass its stack limit: one
         # call level less than going through drain().
-        sm = self._sm
-        while sm.rx_fifo():
-            self._store(sm.get())
+        n = 0
+        while sm.rx_fifo():  # sm: the state machine, as the IRQ and drain() pass it
+            word = sm.get()
+            # the clock read after get(): the sample is older, and counter_tick finds its age
+            tick = counter_tick(word & COUNTER_MASK, self._now(), self._t_start)
+            self._ring.update(word_mask(word), PLAYER_FIELD, tick)
+            n += 1
+        self.words += n
+        return n

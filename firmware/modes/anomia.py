@@ -66,7 +66,7 @@ class Mode(GameMode):
         if down:
             # Decide everything due before this press first: exact whatever the batching.
             self._poll((tick_us - 1) & 0x3FFFFFFF)
-            tb = self.game.tiebreak
+            tb = self.session.state.tiebreak  # self.game without the property's call
             if tb and seat not in tb:  # not in the pending tie-breaker: it changes nothing
                 self.nope("P%d" % (seat + 1), self.ctx.clock.now_ms())
                 return
@@ -76,7 +76,7 @@ class Mode(GameMode):
             self.arb.release(seat, tick_us)
 
     def on_tick(self, now_ms):
-        self._poll(self.ctx.input.now_us())
+        self._poll(self.ctx.input.at_us, now_ms)  # the input task's reading (Input.now_us, no call)
         if self._screen_until is not None:
             if ticks_diff(now_ms, self._screen_until) >= 0:
                 self._show_scores()
@@ -87,7 +87,7 @@ class Mode(GameMode):
         return self.arb.due()
 
     def is_settled(self, now_ms):
-        self._poll(self.ctx.input.now_us())
+        self._poll(self.ctx.input.now_us(), now_ms)
         return self.pending == NONE and self.arb.state == 0
 
     def flush(self):
@@ -121,33 +121,36 @@ class Mode(GameMode):
 
     # ---- decisions
 
-    def _poll(self, now_us):
+    def _poll(self, now_us, now_ms=None):
+        """Every decision and lockout end due by now_us (now_ms: the ms clock, None to read it)."""
         arb = self.arb
         code = arb.poll(now_us)
         while code != NONE:
             if code == WIN or code == TIE:
-                self._decided(code)
+                self._decided(code, now_ms)
             elif code == DONE:
                 self.flush()
                 if self._screen_until is None:  # a lockout that outlasts the winner screen:
                     self._show_scores()  # the scores already shown take the count it ends with
             code = arb.poll(now_us)
 
-    def _decided(self, code):
+    def _decided(self, code, now_ms):
         """Show a decision at once; its event and action wait for the lockout's end, when the
         gap to the 2nd press (which may come after the decision) and the ranks are final."""
         arb = self.arb
+        leds = self.ctx.leds
+        if now_ms is None:
+            now_ms = self.ctx.clock.now_ms()
+        if code == WIN:
+            leds.winner(arb.winner, now_ms)
+        else:
+            leds.tie(arb.tied_mask, now_ms)
+        # The LEDs go out now, before anything else (the decision's first sign), not at the
+        # LED task's next turn: the OLED redraw below holds the CPU ~23 ms of I2C on a Pico.
+        leds.tick(now_ms)
         ctx = self.ctx
-        now_ms = ctx.clock.now_ms()
         self.pending = code
         self.decisions += 1
-        if code == WIN:
-            ctx.leds.winner(arb.winner, now_ms)
-        else:
-            ctx.leds.tie(arb.tied_mask, now_ms)
-        # The LEDs go out now, not at the LED task's next turn: the OLED redraw below holds
-        # the CPU for about 23 ms of I2C on a Pico.
-        ctx.leds.tick(now_ms)
         ctx.sound.play("winner" if code == WIN else "tie", now_ms)
         self._show_decision()
         self._screen_until = ticks_add(now_ms, SHOW_DECISION_MS)

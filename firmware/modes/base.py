@@ -318,22 +318,20 @@ class GameMode:
     def on_button(self, bit, down, tick_us):
         """A debounced edge; True when used (an unused back returns the app to the menu)."""
         if bit < SEATS and (not down or not self.confirming):
-            self._seat_button(bit, down, tick_us)
+            session = self.session  # _playing() written out: every press comes this way
+            if bit < self.players and not session.over and session.state is not None:
+                self.on_player(bit, down, tick_us)
+            elif down:
+                self.nope("P%d" % (bit + 1), self.ctx.clock.now_ms())
             return True
         return self._control_button(bit, down)
 
-    # on_button's two halves are methods of their own: a frame of more than 11 slots goes on
+    # on_button's control half is a method of its own: a frame of more than 11 slots goes on
     # the heap in MicroPython, an allocation at every press.
 
     def _playing(self):
         session = self.session
         return not session.over and session.state is not None
-
-    def _seat_button(self, bit, down, tick_us):
-        if bit < self.players and self._playing():
-            self.on_player(bit, down, tick_us)
-        elif down:
-            self.nope("P%d" % (bit + 1), self.ctx.clock.now_ms())
 
     def _control_button(self, bit, down):
         session = self.session

@@ -20,21 +20,21 @@ MAX_STATE = 11 * WORD  # py/objfun.c VM_MAX_STATE_ON_STACK
 
 # The path of a press and of its decision: capture, ring, debouncer, app, mode, arbiter, LEDs.
 HOT = {
-    "firmware/pio_capture.py": ["_on_irq", "drain", "_store", "counter_tick", "word_mask"],
+    "firmware/pio_capture.py": ["_on_irq", "drain", "counter_tick", "word_mask"],
     "firmware/buttons.py": ["push", "update", "pop", "__len__", "feed", "poll", "take", "_press",
                             "_emit", "_mark_up", "_confirm_up", "_release", "_check_stuck",
                             "ignored", "_on_edge"],
     "firmware/ticks.py": ["ticks_diff", "ticks_add", "ticks_us"],
-    "firmware/app.py": ["_input_pass", "_clock_us", "_clock_again", "_take_events", "on_button",
+    "firmware/app.py": ["_input_pass", "_drain", "_clock_us", "_clock_again", "_take_events", "on_button",
                         "_due_soon_us", "_spin_until"],
     "firmware/app_parts.py": ["now_us", "ignored", "now_ms"],
-    "firmware/modes/base.py": ["on_button", "_seat_button", "_playing", "tick", "due_us", "game"],
+    "firmware/modes/base.py": ["on_button", "tick", "due_us", "game"],
     "firmware/modes/anomia.py": ["on_player", "on_tick", "on_due", "_poll", "_decided"],
     "firmware/arbiter.py": ["press", "release", "poll", "due", "set_ignored", "_accepts", "_decide",
                             "_find_ties", "_insert", "_rank", "_rearm"],
     "firmware/leds.py": ["winner", "tie", "tick", "_players", "_only", "_store", "_status",
-                         "_set_mode", "_check_player", "_all_at", "_mask", "_seat"],
-    "firmware/board_pico.py": ["__setitem__", "now_us"],
+                         "_set_mode", "_check_player", "_all_at", "_mask", "_seat", "_show_solo"],
+    "firmware/board_pico.py": ["__setitem__", "show"],
 }
 
 

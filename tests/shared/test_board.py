@@ -465,6 +465,33 @@ def test_pixel_chain_stores_the_bytes_the_library_would():
         assert ours.buf == theirs.buf and ours.buf != bytearray(9), order
 
 
+class WrittenPixels(LibraryPixels):
+    """The library's storage plus its write(): records the bytes each write sends."""
+
+    def __init__(self, n):
+        LibraryPixels.__init__(self, n)
+        self.sent = []
+
+    def write(self):
+        self.sent.append(bytes(self.buf))
+
+
+def test_pixel_chain_sends_a_frame_made_in_advance_as_it_is():
+    chain = BP.pixel_chain(WrittenPixels)(3)
+    chain.ORDER = BP.pixel_order("RGB")
+    chain[0] = (9, 9, 9)  # what the chain's own buffer holds meanwhile
+    frame = chain.frame([(1, 2, 3), (0, 0, 0), (4, 5, 6)])
+    ref = LibraryPixels(3)
+    ref.ORDER = chain.ORDER
+    ref[0] = (1, 2, 3)
+    ref[2] = (4, 5, 6)
+    assert frame == ref.buf and bytes(chain.buf) == bytes((9, 9, 9, 0, 0, 0, 0, 0, 0))
+    chain.show(frame)
+    assert chain.sent == [bytes(ref.buf)]  # one write, of the frame
+    assert bytes(chain.buf) == bytes((9, 9, 9, 0, 0, 0, 0, 0, 0))  # the buffer is the chain's again
+    assert chain.frame([(7, 7, 7)]) == bytearray((7, 7, 7, 0, 0, 0, 0, 0, 0))  # the rest dark
+
+
 def test_pixel_order_for_other_chains():
     assert BP.pixel_order("GRB") == (1, 0, 2, 3)
     assert BP.pixel_order("RGB") == (0, 1, 2, 3)

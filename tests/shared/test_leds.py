@@ -238,3 +238,81 @@ def test_lit_with_blinks_counts_each_seat_in_step_then_pauses():
     assert all(_at(leds, px, t)[0] == RED for t in range(5000, 7000, 100))
     for bad in ([21], [-1], ["2"]):
         raises(ValueError, leds.lit, 1, 0, bad)
+
+
+class FramePixels(FakePixels):
+    """A chain that also makes whole frames in advance and sends them at once (as the Pico's
+    board_pico.PixelChain): a frame is the list of colours, show() records what was sent."""
+
+    def __init__(self, n):
+        FakePixels.__init__(self, n)
+        self.shown = []  # every frame sent, whether by write() or show()
+
+    def frame(self, colours):
+        return list(colours) + [(0, 0, 0)] * (self.n - len(colours))
+
+    def show(self, frame):
+        self.shown.append(list(frame))
+
+    def write(self):
+        FakePixels.write(self)
+        self.shown.append([v or (0, 0, 0) for v in self.values])
+
+
+def _frame_leds():
+    px = FramePixels(9)
+    leds = Leds(px, 8, 8, 255)
+    leds.set_colours(ROSTER)
+    leds.set_status(BLUE)
+    leds.armed(0)
+    leds.tick(0)
+    return px, leds
+
+
+def test_a_decisions_first_frame_is_sent_whole_as_the_pattern_would_show_it():
+    # a winner; a tie, which starts with the first tied seat
+    for start, lit in ((lambda leds: leds.winner(5, 100), 5), (lambda leds: leds.tie(0b10100, 100), 2)):
+        px, leds = _frame_leds()
+        sets = px.sets
+        start(leds)
+        assert leds.tick(100)
+        assert px.sets == sets, "no pixel set one by one before the frame"
+        want = [(0, 0, 0)] * 8 + [BLUE]
+        want[lit] = ROSTER[lit]
+        assert px.shown[-1] == want
+        # the chain's own buffer is brought up to it at the next tick, and the pattern goes on
+        assert leds.tick(101) and px.values == want and px.shown[-1] == want
+        assert not leds.tick(102)
+    # back to what the chain's buffer held before the frame: the chain is written all the same
+    px, leds = _frame_leds()
+    armed = list(px.shown[-1])
+    leds.winner(5, 100)
+    leds.tick(100)
+    leds.armed(100)
+    assert leds.tick(100) and px.shown[-1] == armed
+
+
+def test_a_decision_frame_comes_from_the_pattern_when_it_is_no_longer_the_first():
+    px, leds = _frame_leds()
+    leds.winner(1, 100)
+    assert leds.tick(100 + L.WINNER_HALF_MS)  # the flash is off by now: not the prepared frame
+    assert px.shown[-1][1] == (0, 0, 0) and px.shown[-1][8] == BLUE
+    px, leds = _frame_leds()
+    leds.error(100)  # the status LED blinks red: the prepared frame's status colour is wrong
+    leds.winner(1, 100)
+    leds.tick(100)
+    assert px.shown[-1][1] == ROSTER[1] and px.shown[-1][8] == L.scaled(L.ERROR_COLOUR, L.FULL, 255)
+    px, leds = _frame_leds()
+    leds.winner(1, 100)
+    leds.armed(100)  # another pattern before the tick: the prepared frame is not sent
+    leds.tick(100)
+    assert px.shown[-1][1] == L.scaled(ROSTER[1], L.ARMED_LEVEL, 255)
+
+
+def test_decision_frames_follow_the_colours_and_the_status():
+    px, leds = _frame_leds()
+    leds.set_colours([GREEN] * 8)
+    leds.set_status(RED)
+    leds.winner(3, 100)
+    leds.tick(100)
+    assert px.shown[-1][3] == GREEN and px.shown[-1][8] == RED and px.shown[-1][0] == (0, 0, 0)
