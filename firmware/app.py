@@ -493,10 +493,11 @@ class App:
         decide in this pass, not wait for the next one. Read before the ring is looked at,
         as in _input_pass. A clock that moves only when told (a scripted sim, which walks a
         long pause one step per reading) is read once a pass."""
-        if not self.board.clock_moves():
+        board = self.board
+        if not board.clock_moves():
             return now_us
-        later = self._clock_us()
-        if len(self.board.ring):
+        later = (board.now_us() - board.capture_lag_us) & TICKS_MASK  # as _clock_us reads it
+        if len(board.ring):
             return now_us
         self.input.at_us = later
         return later

@@ -154,8 +154,8 @@ class Arbiter:
             if ticks_diff(t, self.first_tick) < self._lockout:
                 return self._rank(player, bit, t)
             self._rearm()  # this press belongs to the next face-off
-        if not self._accepts(bit, self.eligible):
-            return False
+        if not self.eligible & bit or (self.ignored_mask | self._pressed) & bit:
+            return self._accepts(bit, self.eligible)  # refused: counted by its reason
         self._ticks[player] = t
         self._pressed |= bit
         if self.state == ARMED:

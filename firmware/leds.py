@@ -95,6 +95,10 @@ class Leds:
         self._err_halves = 0  # 0 = no error blink running
         self._solo = None  # per player: the chain's frame with only that player lit
         self._solo_next = -1  # the player whose frame the next tick sends as it is
+        # The chain shows a steady pattern's frame: ticks have nothing to do until a pattern,
+        # a colour, the status or an error blink changes (the LED task's ticks then cost next
+        # to nothing, and a press that comes during one waits less).
+        self._still = False
         self.brightness = 0
         self.set_brightness(brightness)
 
@@ -124,6 +128,7 @@ class Leds:
         self._status_raw = (colour[0], colour[1], colour[2])
         self._status_colour = scaled(self._status_raw, FULL, self.brightness)
         self._solo = self._solo_frames()
+        self._still = False
 
     def _rebuild(self):
         cap = self.brightness
@@ -136,6 +141,7 @@ class Leds:
         self._error_colour = scaled(ERROR_COLOUR, FULL, cap)
         self._status_colour = scaled(self._status_raw, FULL, cap)
         self._solo = self._solo_frames()
+        self._still = False
 
     def _solo_frames(self):
         """Per player, the chain's frame that _only(player) and the status LED make, built by
@@ -160,6 +166,7 @@ class Leds:
         """Forget what the chain shows, so the next tick writes every LED again."""
         for i in range(len(self._shown)):
             self._shown[i] = None
+        self._still = False
 
     # -- patterns: each records a mode and its start time; tick() does the rest --
 
@@ -182,6 +189,7 @@ class Leds:
         self._arg = player
         self._t0 = now_ms
         self._solo_next = player
+        self._still = False
 
     def tie(self, players_mask, now_ms):
         """Tied players (bit i = seat i) light up in turn, one at a time."""
@@ -223,6 +231,7 @@ class Leds:
         """Blink the status LED red `blinks` times, over whatever the players show."""
         self._err_t0 = now_ms
         self._err_halves = 2 * blinks
+        self._still = False
 
     def _check_player(self, player):
         if not 0 <= player < self.n_players:
@@ -230,6 +239,7 @@ class Leds:
 
     def _set_mode(self, mode, arg, now_ms):
         self._solo_next = -1
+        self._still = False
         self._mode = mode
         self._arg = arg
         self._t0 = now_ms
@@ -239,16 +249,26 @@ class Leds:
 
     def tick(self, now_ms):
         """Bring the chain up to date for time now_ms; True if anything was written."""
+        if self._still:
+            return False
         e = ticks_diff(now_ms, self._t0)
         if self._solo_next >= 0 and self._show_solo(e):
             return True
         self._players(e if e > 0 else 0)
         if self.status_index is not None:
             self._want[self.n_players] = self._status(now_ms)
+        self._still = self._steady()
         if self._store():
             self.pixels.write()
             return True
         return False
+
+    def _steady(self):
+        """True when the frame just made stays as it is until something changes."""
+        mode = self._mode
+        if self._err_halves or mode == MODE_IDLE or mode == MODE_WINNER or mode == MODE_TIE:
+            return False
+        return mode != MODE_LIT or not self._blink_cycle
 
     def _show_solo(self, e):
         """The frame a winner() or tie() starts with, sent as it was built, while it is still

@@ -316,3 +316,30 @@ def test_decision_frames_follow_the_colours_and_the_status():
     leds.winner(3, 100)
     leds.tick(100)
     assert px.shown[-1][3] == GREEN and px.shown[-1][8] == RED and px.shown[-1][0] == (0, 0, 0)
+
+
+def test_a_steady_frame_is_left_alone_until_something_changes_and_every_change_shows():
+    px, leds = _leds(255)
+    leds.set_status(BLUE)
+    leds.armed(0)
+    assert leds.tick(0)
+    assert not any(leds.tick(t) for t in range(1, 3000, 7))  # armed: nothing more to write
+    dim = L.ARMED_LEVEL
+    leds.set_colours([GREEN] * 8)
+    assert leds.tick(3000) and px.values[0] == L.scaled(GREEN, dim, 255)
+    leds.set_status(WHITE)
+    assert leds.tick(3001) and px.values[8] == WHITE
+    leds.set_brightness(64)
+    assert leds.tick(3002) and px.values[8] == L.scaled(WHITE, L.FULL, 64)
+    leds.error(3003)
+    assert leds.tick(3003) and px.values[8] == L.scaled(L.ERROR_COLOUR, L.FULL, 64)
+    end = 3003 + 2 * L.ERROR_BLINKS * L.ERROR_HALF_MS
+    assert leds.tick(end) and px.values[8] == L.scaled(WHITE, L.FULL, 64)  # the blinks are over
+    assert not leds.tick(end + 500)
+    px.values[0] = None  # something else wrote the chain (a self-test): refresh() says so
+    leds.refresh()
+    assert leds.tick(end + 600) and px.values[0] == L.scaled(GREEN, dim, 64)
+    leds.lit(0b10, end + 700)
+    assert leds.tick(end + 700) and px.values[:2] == [(0, 0, 0), L.scaled(GREEN, L.FULL, 64)]
+    leds.winner(2, end + 800)
+    assert leds.tick(end + 800) and px.values[1:3] == [(0, 0, 0), L.scaled(GREEN, L.FULL, 64)]
