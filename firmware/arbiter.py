@@ -236,16 +236,11 @@ class Arbiter:
 
     def _decide(self):
         first = self._first
-        self.n_ranked = 0
         pressed = self._pressed
-        i = 0
-        while pressed:
-            if pressed & 1:
-                # the gap in the ticks domain without ticks_diff's frame: first is the earliest
-                self._insert(i, (self._ticks[i] - first) & TICKS_MASK)
-            pressed >>= 1
-            i += 1
-        self._find_ties()
+        if pressed & (pressed - 1):
+            self._rank_all(first, pressed)
+        else:
+            self._alone(pressed)
         self.first_tick = first
         self.gap_us = self.rank_gap[1] if self.n_ranked > 1 else -1
         if self.n_tied > 1:
@@ -262,6 +257,30 @@ class Arbiter:
         self._undo_round = self.round
         self.state = LOCKOUT
         return self.code
+
+    def _rank_all(self, first, pressed):
+        """Every press of the face-off ranked, and the ties with the first found."""
+        self.n_ranked = 0
+        i = 0
+        while pressed:
+            if pressed & 1:
+                # the gap in the ticks domain without ticks_diff's frame: first is the earliest
+                self._insert(i, (self._ticks[i] - first) & TICKS_MASK)
+            pressed >>= 1
+            i += 1
+        self._find_ties()
+
+    def _alone(self, bit):
+        """What _rank_all finds when one player pressed (bit), without its loops and calls:
+        the usual face-off, and the decision's pass is the path to the winner's LED."""
+        p = 0
+        while bit > 1:
+            bit >>= 1
+            p += 1
+        self.ranked[0] = self.tied[0] = p
+        self.rank_gap[0] = 0
+        self.n_ranked = self.n_tied = 1
+        self.tied_mask = 1 << p
 
     def _find_ties(self):
         window = self.tie_window_us

@@ -36,7 +36,7 @@ class PicoHardware:
         self.I2C = machine.I2C
         self.SPI = machine.SPI
         self.PWM = machine.PWM
-        self.NeoPixel = pixel_chain(neopixel.NeoPixel)
+        self.NeoPixel = pixel_chain(neopixel.NeoPixel, machine.bitstream)
         self.ticks_us = ticks_us
 
     def pio_capture(self, first_pin, ring):
@@ -45,11 +45,13 @@ class PicoHardware:
         return PioCapture(first_pin, ring, sm_id=CAPTURE_SM)
 
 
-def pixel_chain(neopixel_class):
+def pixel_chain(neopixel_class, bitstream=None):
     """The neopixel class with a __setitem__ for 3-byte pixels that stores the three bytes
     itself: the library's loop over bpp costs ~80 us a pixel on the emulated RP2040, so a
     winner's Leds.tick took 1.48 ms with it and 1.08 ms without (the LEDs are the
-    decision's first sign)."""
+    decision's first sign). And frames made in advance (frame, show): a decision's LEDs
+    then take no Python per pixel at all. bitstream: machine.bitstream, which the
+    library's write() calls on its buffer (None: show() goes through write())."""
 
     class PixelChain(neopixel_class):  # type: ignore[misc, valid-type]
         def __setitem__(self, i, v):
@@ -74,6 +76,9 @@ def pixel_chain(neopixel_class):
         def show(self, frame):
             """Send a frame made by frame() with the library's one bitstream call: no Python
             per pixel (a decision's LEDs). The chain's buffer keeps what it held."""
+            if bitstream is not None:
+                bitstream(self.pin, 0, self.timing, frame)  # write() without its own frame
+                return
             buf = self.buf
             self.buf = frame
             self.write()

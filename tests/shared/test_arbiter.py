@@ -47,6 +47,21 @@ def test_single_press_wins_once_the_window_has_passed():
     assert arb.state == LOCKOUT
 
 
+def test_a_press_alone_is_ranked_and_tied_alone_for_every_seat():
+    for p in range(8):
+        arb = Arbiter(8)
+        assert decide(arb, [(p, 7000)], 7000 + W) == WIN
+        assert (arb.winner, arb.tied_mask, tied(arb), ranks(arb)) == (p, 1 << p, [p], [(p, 0)])
+        other = (p + 3) % 8
+        arb.press(other, 7000 + 2 * W)  # ranked after it during the lockout
+        assert ranks(arb) == [(p, 0), (other, 2 * W)] and arb.gap_us == 2 * W
+    arb = Arbiter(8)  # the same fields as a face-off that ranks two presses leaves for the first
+    assert decide(arb, [(5, 100), (6, 100 + W + 1)], 100 + 2 * W) == WIN
+    assert decide(arb, [(4, 100 + LOCK + 10)], 100 + LOCK + 10 + W) == DONE
+    assert arb.poll(100 + LOCK + 10 + W) == WIN
+    assert (arb.winner, arb.n_tied, tied(arb), ranks(arb), arb.gap_us) == (4, 1, [4], [(4, 0)], -1)
+
+
 def test_due_is_the_window_end_then_the_lockout_end():
     arb = Arbiter(4, W, LOCK)
     assert arb.due() == -1  # armed: nothing to wait for

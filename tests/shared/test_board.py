@@ -490,6 +490,12 @@ def test_pixel_chain_sends_a_frame_made_in_advance_as_it_is():
     assert chain.sent == [bytes(ref.buf)]  # one write, of the frame
     assert bytes(chain.buf) == bytes((9, 9, 9, 0, 0, 0, 0, 0, 0))  # the buffer is the chain's again
     assert chain.frame([(7, 7, 7)]) == bytearray((7, 7, 7, 0, 0, 0, 0, 0, 0))  # the rest dark
+    # with machine.bitstream at hand: the call the library's write() makes, on the frame
+    calls = []
+    chain = BP.pixel_chain(WrittenPixels, lambda *a: calls.append(a))(3)
+    chain.pin, chain.timing = "GP16", (400, 850, 800, 450)  # as neopixel.NeoPixel keeps them
+    chain.show(frame)
+    assert calls == [("GP16", 0, (400, 850, 800, 450), frame)] and chain.sent == []
 
 
 def test_pixel_order_for_other_chains():
