@@ -440,24 +440,26 @@ class App:
     def _input_pass(self):
         """Everything captured up to now through the debouncer to the menu or the mode, then
         what is due by now; returns that now (us). A mode that raises is left by the task
-        that called this (_input_task, _timed_pass_task)."""
+        that called this (_input_task, _periodic)."""
         # The clock is read BEFORE draining: every edge stamped up to `now` is then fed
         # before anything is decided at `now` (the arbiter's contract); `now` is the clock
         # less the capture's lag, for the presses whose IRQ has not run yet.
         now_us = self._clock_us()
         self.input.at_us = now_us
-        fed = self._drain()
-        deb = self.debouncer
-        deb.poll(now_us)
-        if deb.pending():
-            self._take_events()
-        if fed:
+        if self._drain():
             now_us = self._clock_again(now_us)
         now = time.ticks_ms()
+        # The mode's tick before the debouncer's timers: a decision due by now does not wait
+        # for them (they confirm releases and flag stuck buttons, which decide nothing; the
+        # events they give are taken right after, in this pass).
         if self.mode is not None:
             self.mode.tick(now)
         else:
             self._button_test_tick(now)
+        deb = self.debouncer
+        deb.poll(now_us)
+        if deb.pending():
+            self._take_events()
         if self._syncs:
             self._answer_syncs(now)
         return now_us
@@ -554,15 +556,25 @@ class App:
             except Exception as e:  # noqa: BLE001 - input must survive a failing mode
                 self.mode_failed(e)
 
-    async def _timed_pass_task(self):
+    async def _periodic(self, period_ms, work=None):
+        """work(now_ms) every period_ms (None: the timed input pass). Input that waits in the
+        ring is taken first, by whichever task runs: asyncio runs the task due first, and a
+        press must not wait for this task's turn and then for the input task's (a task switch
+        costs ~0.3 ms on a Pico)."""
         import asyncio
 
+        ring = self.board.ring
         while True:
-            await asyncio.sleep_ms(TIMED_PASS_MS)
-            try:
-                self._input_pass()
-            except Exception as e:  # noqa: BLE001 - input must survive a failing mode
-                self.mode_failed(e)
+            if work is None or len(ring):
+                try:
+                    self._input_pass()
+                    if len(ring):  # a press came during the pass: now, not after a task switch
+                        self._input_pass()
+                except Exception as e:  # noqa: BLE001 - input must survive a failing mode
+                    self.mode_failed(e)
+            if work is not None:
+                work(time.ticks_ms())
+            await asyncio.sleep_ms(period_ms)
 
     def mode_failed(self, e):
         """A mode raised: keep its journal, say why (status, LEDs, an event), back to the menu."""
@@ -576,32 +588,15 @@ class App:
             self.mode = None
             self.mode_name = "menu"
 
-    async def _led_task(self):
-        import asyncio
+    def _led_tick(self, now):
+        if self.selftest is None or self.selftest.tick(now):
+            self.leds.tick(now)
 
-        while True:
-            now = time.ticks_ms()
-            if self.selftest is None or self.selftest.tick(now):
-                self.leds.tick(now)
-            await asyncio.sleep_ms(LED_PERIOD_MS)
-
-    async def _sound_task(self):
-        import asyncio
-
-        while True:
-            self.sound.tick(time.ticks_ms())
-            await asyncio.sleep_ms(SOUND_PERIOD_MS)
-
-    async def _display_task(self):
-        import asyncio
-
-        while True:
-            if self.mode is None and self.selftest is None:
-                now = time.ticks_ms()
-                if self._dirty or (self.screen == SCREEN_ABOUT
-                                   and time.ticks_diff(now, self._drawn_ms) >= ABOUT_REFRESH_MS):
-                    self._draw(now)
-            await asyncio.sleep_ms(DISPLAY_PERIOD_MS)
+    def _display_tick(self, now):
+        if self.mode is None and self.selftest is None:
+            if self._dirty or (self.screen == SCREEN_ABOUT
+                               and time.ticks_diff(now, self._drawn_ms) >= ABOUT_REFRESH_MS):
+                self._draw(now)
 
     async def _serial_task(self):
         from firmware.link import serve
@@ -619,10 +614,10 @@ class App:
         tasks = [
             asyncio.create_task(self._serial_task()),
             asyncio.create_task(self._input_task()),
-            asyncio.create_task(self._timed_pass_task()),
-            asyncio.create_task(self._led_task()),
-            asyncio.create_task(self._sound_task()),
-            asyncio.create_task(self._display_task()),
+            asyncio.create_task(self._periodic(TIMED_PASS_MS)),
+            asyncio.create_task(self._periodic(LED_PERIOD_MS, self._led_tick)),
+            asyncio.create_task(self._periodic(SOUND_PERIOD_MS, self.sound.tick)),
+            asyncio.create_task(self._periodic(DISPLAY_PERIOD_MS, self._display_tick)),
         ]
         world = getattr(self.board, "world", None)
         if world is not None:

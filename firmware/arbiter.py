@@ -115,8 +115,6 @@ class Arbiter:
         self._tiebreak_next = False
         self._done_pending = False
         self._undo_ok = False
-        self._undo_eligible = self.base_mask
-        self._undo_round = 0
 
     def restrict(self, mask):
         """Only these players may take part from now on (e.g. the two whose symbols match).
@@ -214,8 +212,8 @@ class Arbiter:
         self.state = ARMED
         self._pressed = 0
         self._done_pending = False
-        self.eligible = self._undo_eligible
-        self.round = self._undo_round
+        self.eligible = self._decided_eligible  # what the undone decision's face-off had
+        self.round = self.decided_round
         self._tiebreak_next = False
         self.code = NONE
         return True
@@ -253,8 +251,6 @@ class Arbiter:
         self._decided_eligible = self.eligible
         self._tiebreak_next = self.code == TIE
         self._undo_ok = True
-        self._undo_eligible = self.eligible
-        self._undo_round = self.round
         self.state = LOCKOUT
         return self.code
 

@@ -70,8 +70,10 @@ class Mode(GameMode):
             if tb and seat not in tb:  # not in the pending tie-breaker: it changes nothing
                 self.nope("P%d" % (seat + 1), self.ctx.clock.now_ms())
                 return
-            self.arb.set_ignored(self.ctx.input.ignored())
-            self.arb.press(seat, tick_us)
+            arb = self.arb
+            if self.ctx.input.ignored() != arb.ignored_mask:  # seldom: stuck, held at boot
+                arb.set_ignored(self.ctx.input.ignored())
+            arb.press(seat, tick_us)
         else:
             self.arb.release(seat, tick_us)
 
