@@ -20,8 +20,12 @@ LABEL = "rp2040 emulated"
 PLAYERS = 4
 # Past the lockout (800 ms), its record and the release; before the winner screen's end
 # (1.5 s), which the next decision replaces: that screen's redraw holds the CPU ~23 ms of
-# I2C, and a press then would measure the OLED, not the input path.
-FACEOFF_EVERY_US = 1_200_000
+# I2C, and a press then would measure the OLED, not the input path. Not a whole number of
+# ms either, nor FIRST_PRESS_US: the emulator reads its clock when the box's timers wake it,
+# and presses a whole number of their periods later would all fall on the same tasks'
+# turns; these walk through the 5 ms of the timed pass as real presses fall.
+FACEOFF_EVERY_US = 1_201_700
+FIRST_PRESS_US = 302_300  # after the mode's start
 HOLD_US = 100_000
 
 
@@ -30,7 +34,7 @@ def press_to_led(box, presses):
     with box.client() as dev:
         dev.request("mode", name="anomia", options={"players": PLAYERS})
     box.pump(0.5)
-    t0 = box.now_us() + 300_000
+    t0 = box.now_us() + FIRST_PRESS_US
     edges = []
     for i in range(presses):
         t = t0 + i * FACEOFF_EVERY_US

@@ -224,25 +224,33 @@ def test_a_bounce_storm_with_a_late_drain_keeps_the_held_press_on_the_real_pio(b
         assert [m for m, _ in snaps[:-2]] == [1 - i % 2 for i in range(RX_DEPTH)], snaps
 
 
-# Past the tie window, on the emulated RP2040 (measured 1.9-2.1 ms): the press's own pass
-# outlasts a 1 ms window (~0.5 ms from the edge to the input task, ~1 ms of debouncer, mode
-# and arbiter Python), then the decision in that same pass and the LED frame (~0.75 ms of
-# Python, 0.27 ms on the data line). A 5 ms poll instead of the capture's wake fails it.
-LED_AFTER_WINDOW_US = 3000
+# Past the tie window, on the emulated RP2040 (measured 0.75-0.93 ms, the first press of a
+# run ~1.03 ms): ~0.2 ms of PIO IRQ, ~0.3 ms for asyncio to wake the input task, the press's
+# own pass through the debouncer, the mode and the arbiter (~0.9 ms: longer than a 1 ms
+# window, so the decision comes in that same pass), then ~0.1 ms to a ready-made LED frame
+# and 0.27 ms on the data line. A press that comes while another task or the asyncio
+# scheduler holds the CPU waits for it, up to ~0.6 ms more (measured 1.43 ms past the
+# window at worst): the median of five is bounded by the target, every press more loosely.
+# The median fails with the LED frame built pixel by pixel and with a 5 ms poll instead of
+# the capture's wake.
+PRESSES = 5
+LED_AFTER_WINDOW_US = 1000  # the median press
+LED_MAX_AFTER_WINDOW_US = 2000  # every press
 
 
 def test_winner_led_comes_soon_after_the_tie_window(box):
     """Press to the winner's LED on the data line, in virtual time: the tie window, then the
     decision as soon as the passes allow (the input task is woken by the capture and sleeps
     until the window's end, no poll); not the ~23 ms OLED redraw after it."""
-    lat, frames = bench_pico.press_to_led(box, 3)
+    lat, frames = bench_pico.press_to_led(box, PRESSES)
     with box.client() as dev:
         st = dev.status()["status"]
     window = st["mode_status"]["tie_window_us"]
     print("\npico box: press to winner LED %s us (tie window %d us); NeoPixel write %d us"
           % (lat, window, max(m["write_us"] for m in frames)))
-    assert len(lat) == 3 and st["mode_status"]["decisions"] == 3
-    assert all(window <= t <= window + LED_AFTER_WINDOW_US for t in lat), lat
+    assert len(lat) == PRESSES and st["mode_status"]["decisions"] == PRESSES
+    assert sorted(lat)[PRESSES // 2] <= window + LED_AFTER_WINDOW_US, lat
+    assert all(window <= t <= window + LED_MAX_AFTER_WINDOW_US for t in lat), lat
 
 
 def test_free_heap_with_the_buzzer_mode_running(box):
