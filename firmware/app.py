@@ -104,7 +104,6 @@ class App:
         self._lit = -1  # mask the LEDs show in the button test (-1: not drawn yet)
         self._hints = None  # what the menu's hint row says (a mode keeps its own)
         self.selftest = None  # a host's self-test (firmware/selftest.py), while one runs
-        self._before_selftest = None  # modules loaded before it (dropped with it)
         self._snap = [0, 0]
         self._event = [0, 0, 0]
         self._syncs = []
@@ -181,39 +180,6 @@ class App:
         return {"n": session.n, "over": session.over, "scores": session.state.scores(),
                 "digest": session.state.digest()}
 
-    def run_selftest(self, part, args):
-        """The selftest op (firmware/selftest.py): only from the menu, never over a game."""
-        from firmware.protocol import BUSY, OpError
-
-        if self.mode is not None:
-            raise OpError(BUSY, "%s is running: back to the menu first" % self.mode_name)
-        if self.selftest is None:
-            if part == "end":
-                return {}
-            self._before_selftest = modes.loaded()
-            from firmware.selftest import SelfTest
-
-            self.selftest = SelfTest(self, time.ticks_ms())
-        started = self.selftest.part is None
-        try:
-            fields = self.selftest.run(part, args, time.ticks_ms())
-        except ValueError:
-            if started:  # refused before it began: nothing changed
-                self.selftest = None
-                modes.unload(self._before_selftest)
-            raise
-        fields["part"] = part
-        return fields
-
-    def end_selftest(self):
-        st = self.selftest
-        if st is None:
-            return
-        self.selftest = None
-        st.restore()
-        modes.unload(self._before_selftest)
-        self._show_menu(time.ticks_ms())
-
     def switch_mode(self, name, options=None):
         """Leave the current mode and start `name` ("menu" = back to the menu) with options
         (overrides of the mode's settings for the game it starts). ValueError if unknown or
@@ -227,7 +193,8 @@ class App:
             return
         if modes.find(name) is None:
             modes.load(name)  # raises the ValueError that lists the available modes
-        self.end_selftest()
+        if self.selftest is not None:
+            self.selftest.end(time.ticks_ms())
         self.leave_mode()
         now = time.ticks_ms()
         self._modules_before = modes.loaded()

@@ -11,13 +11,9 @@ from engine.data import copy_data
 from firmware.board import BACKENDS, CAPTURE_METHODS, CONTROL_BITS
 from firmware.buttons import SEATS
 
-PIO_PINS = 8  # the PIO capture samples 8 consecutive pins in one instruction
 COLOR_ORDERS = ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
 OLED_SIZES = ((128, 64), (128, 32))
 OLED_DRIVERS = ("ssd1306", "sh1106", "world")
-OLED_BUSES = ("i2c", "spi")
-OLED_BUS_LINES = {"i2c": ("sda", "scl"), "spi": ("sck", "mosi")}  # each checked against the bus's table
-SPI_CONTROL_LINES = ("cs", "dc", "reset")  # plain outputs, any GPIO
 MAX_COLUMN_OFFSET = 4  # an SH1106 has 132 columns of RAM for a 128-pixel panel
 SECTIONS = ("players", "controls", "leds", "oled", "piezo")
 
@@ -161,67 +157,11 @@ def validate(doc, name):
     if header is None:
         if capture == "pio":
             _fail(name, "capture 'pio' needs a header with GPIO pins")
-    else:
-        _check_pins(name, prof, header, n, names)
+    else:  # a board with GPIO pins: their checks are loaded only for it (the sim board has none)
+        from firmware.board_pins import check_pins
+
+        check_pins(name, prof, header, n, names)
     return prof
-
-
-def _check_pins(name, prof, header, n, names):
-    gpio = header.get("gpio") or []
-    used = {}
-
-    def take(where, pin):
-        _int(name, where, pin, 0, 63)
-        if pin not in gpio:
-            _fail(name, "%s: GP%d is not a usable pin on this board" % (where, pin))
-        if pin in used:
-            _fail(name, "GP%d used twice: %s and %s" % (pin, used[pin], where))
-        used[pin] = where
-
-    players = prof["players"]
-    pins = players.get("pins")
-    if not isinstance(pins, list) or len(pins) != n:
-        _fail(name, "players.pins must list %d pins" % n)
-    for i in range(n):
-        take("players.pins[%d]" % i, pins[i])
-    if prof["capture"] == "pio":
-        if n != PIO_PINS:
-            _fail(name, "capture 'pio' samples %d player pins, players.count is %d" % (PIO_PINS, n))
-        for i in range(1, n):
-            if pins[i] != pins[0] + i:
-                _fail(
-                    name,
-                    "player pins must be consecutive GPIOs for PIO capture "
-                    "(GP%d follows GP%d)" % (pins[i], pins[i - 1]),
-                )
-    cpins = prof["controls"].get("pins") or {}
-    for c in names:
-        if c not in cpins:
-            _fail(name, "controls.pins has no pin for %r" % c)
-        take("controls.pins.%s" % c, cpins[c])
-    take("leds.pin", prof["leds"].get("pin"))
-    oled = prof["oled"]
-    if oled["enabled"]:
-        kind = oled.get("bus", "i2c")
-        if kind not in OLED_BUSES:
-            _fail(name, "oled.bus must be one of %s, got %r" % ("/".join(OLED_BUSES), kind))
-        bus = (header.get(kind) or {}).get(str(oled.get(kind)))
-        if bus is None:
-            _fail(name, "oled.%s %r is not an %s bus of this board" % (kind, oled.get(kind), kind.upper()))
-        for role in OLED_BUS_LINES[kind]:
-            take("oled.%s" % role, oled.get(role))
-            if oled[role] not in bus[role]:
-                _fail(name, "oled.%s GP%d cannot be %s of %s%s"
-                      % (role, oled[role], role.upper(), kind.upper(), oled[kind]))
-        if kind == "i2c" and "address" not in oled:
-            _fail(name, "oled.address is missing")
-        if kind == "spi":
-            for role in SPI_CONTROL_LINES:
-                take("oled.%s" % role, oled.get(role))
-    if prof["piezo"]["enabled"]:
-        take("piezo.pin", prof["piezo"].get("pin"))
-        if "enable_pin" in prof["piezo"]:  # an amplifier switched on by a pin (the MacroPad's)
-            take("piezo.enable_pin", prof["piezo"]["enable_pin"])
 
 
 def apply_overrides(profile, overrides):

@@ -26,7 +26,10 @@ Rules:
   reserve bytes free, the oldest segment whose records are all acked is deleted. Below
   floor bytes free (with nothing acked left to delete) no new segment is started and the
   append raises OSError: the rest of the filesystem (settings, a flash) keeps its room.
-  Free room is read only when a segment starts (a statvfs walks littlefs's metadata).
+  Free room is read only when a segment starts (a statvfs walks littlefs's metadata). A
+  full journal then refuses every append without reading it again until the host
+  acknowledges more records: only that frees room for records while the box runs (a flash,
+  or a file removed over the REPL, restarts the box and opens the journal anew).
 """
 
 import gc
@@ -182,6 +185,7 @@ class Journal:
         self.bad_records = 0
         self.bad_spots = []
         self.ack_error = None
+        self._full = None  # (acked mark, reason) of the last refusal for want of room
         makedirs(self.dir)
         from firmware import modes
 
@@ -330,6 +334,10 @@ class Journal:
     def _make_room(self):
         """Before a new segment: delete the oldest fully acked segments while the free room is
         under the reserve; raise OSError(ENOSPC) if it stays under the floor."""
+        full = self._full
+        if full is not None and full[0] == self.acked:
+            raise OSError(ENOSPC, full[1])
+        self._full = None
         segs = self._segs
         free = self.free_bytes()
         while free < self.reserve and segs:
@@ -340,7 +348,9 @@ class Journal:
             segs.pop(0)
             free = self.free_bytes()
         if free < self.floor + self.segment_bytes:
-            raise OSError(ENOSPC, "journal full: %d bytes free, records not yet synced fill the rest" % free)
+            why = "journal full: %d bytes free, records not yet synced fill the rest" % free
+            self._full = (self.acked, why)
+            raise OSError(ENOSPC, why)
 
     # ---- figures
 

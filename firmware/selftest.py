@@ -7,11 +7,15 @@
     sound     a tone of the asked frequency on the piezo (0: silence), muted or not
     end       everything back as it was
 
-While a part holds the LEDs or the screen the app's own drawing stops. The app loads this
-module only for a self-test and drops it after (no heap while a game runs). A self-test no
+While a part holds the LEDs or the screen the app's own drawing stops. The selftest op
+(firmware/link_ops.py) loads this module only for a self-test, and it is dropped when the
+test ends (no heap while a game runs; the app holds none of its code). A self-test no
 request touched for IDLE_END_MS ends by itself: a host that went away leaves a usable box.
 """
 
+import time
+
+from firmware import modes
 from firmware.board import button_name
 from firmware.buttons import SEATS
 from firmware.link_ops import SELFTEST_COLOURS
@@ -44,9 +48,36 @@ def test_pattern(fb, width, height):
     fb.rect(0, 0, width, height, 1)
 
 
+def run(app, part, args, before):
+    """The selftest op (firmware/link_ops.py) on the app: only from the menu, never over a
+    game. The first part starts the self-test; before: the modules loaded before this
+    one, dropped with it when it ends or when its first part is refused."""
+    st = app.selftest
+    if st is None and (app.mode is not None or part == "end"):
+        modes.unload(before)  # nothing started
+        if app.mode is None:
+            return {}
+        from firmware.protocol import BUSY, OpError
+
+        raise OpError(BUSY, "%s is running: back to the menu first" % app.mode_name)
+    if st is None:
+        st = app.selftest = SelfTest(app, time.ticks_ms(), before)
+    started = st.part is None
+    try:
+        fields = st.run(part, args, time.ticks_ms())
+    except ValueError:
+        if started:  # refused before it began: nothing changed
+            app.selftest = None
+            modes.unload(before)
+        raise
+    fields["part"] = part
+    return fields
+
+
 class SelfTest:
-    def __init__(self, app, now_ms):
+    def __init__(self, app, now_ms, before=None):
         self.app = app
+        self.before = before  # the modules to keep when it ends (modes.unload)
         self.part = None
         self.last_ms = now_ms
         self.owns_leds = False  # the LEDs show the test, not the app (the screen is the test's throughout)
@@ -124,7 +155,7 @@ class SelfTest:
         return {"sound": "on" if args["hz"] else "off", "hz": args["hz"]}
 
     def _end(self, args):
-        self.app.end_selftest()
+        self.end(self.last_ms)
         return {}
 
     def on_button(self, bit, down):
@@ -141,7 +172,7 @@ class SelfTest:
     def tick(self, now_ms):
         """From the app's LED task. True when the app's LEDs should tick (they are its own)."""
         if ticks_diff(now_ms, self.last_ms) >= IDLE_END_MS:
-            self.app.end_selftest()
+            self.end(now_ms)
             return True
         if self._redraw and self.part == "buttons":
             self._redraw = False
@@ -157,3 +188,12 @@ class SelfTest:
         if buzzer is not None:
             buzzer.off()
         self.app.leds.refresh()
+
+    def end(self, now_ms):
+        """Everything back as it was: outputs to the app, its menu on the screen, this code
+        dropped."""
+        app = self.app
+        app.selftest = None
+        self.restore()
+        modes.unload(self.before)
+        app._show_menu(now_ms)

@@ -220,9 +220,10 @@ def main(argv=None):
     row("PIO capture: longest late drain losing no press", "%.3f s" % (longest_late_drain() / 1e6),
         "emulated RP2040 PIO, bounce storm + held press, bisection")
 
-    runs = bench_host.bench_script(args.faceoffs)
+    runs = bench_host.bench_script(args.faceoffs, args.mode)
     row("script mode: face-offs per second", "%.0f /s fresh, %.0f /s again on the same image" % tuple(
-        n / s for n, s in runs), "tablemate sim --script, %d face-offs per run" % args.faceoffs)
+        n / s for n, s in runs),
+        "tablemate sim --script, %s mode, %d face-offs per run" % (args.mode, args.faceoffs))
 
     row("virtual device boot to ready", "%.2f s" % boot_to_ready(), "start -> hello answered (median of 3)")
 

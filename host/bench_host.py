@@ -455,17 +455,18 @@ def script_lines(faceoffs, players=4):
     return "\n".join(lines) + "\n"
 
 
-def bench_script(faceoffs):
-    """`tablemate sim --script` with `faceoffs` face-offs on a fresh image, then again on the
-    same image: [(decisions, seconds)] per run (each run must answer every face-off)."""
+def bench_script(faceoffs, mode="anomia"):
+    """`tablemate sim --script` with `faceoffs` face-offs of the buzzer mode `mode` on a fresh
+    image, then again on the same image: [(decisions, seconds)] per run (each run must
+    answer every face-off)."""
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "script.txt"
         script.write_text(script_lines(faceoffs))
         env = dict(os.environ, TABLEMATE_DATA_DIR=tmp)
         runs = []
         for extra in (["--fresh"], []):
-            cmd = [str(Path(sys.executable).parent / "tablemate"), "sim", "--headless", "--image",
-                   str(Path(tmp) / "flash.img"), "--players", "4", "--script", str(script)] + extra
+            cmd = [str(Path(sys.executable).parent / "tablemate"), "sim", "--headless", "--mode", mode,
+                   "--image", str(Path(tmp) / "flash.img"), "--players", "4", "--script", str(script)] + extra
             t0 = time.monotonic()
             res = subprocess.run(cmd, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL,
                                  timeout=3600)

@@ -27,13 +27,14 @@ from rich.screen import Screen
 from rich.style import Style
 from rich.text import Text
 
+from firmware.buttons import BACK_BIT, MODE_BIT, OK_BIT, SEATS
 from host.cli import CliError
 from host.words import count
 
 RELEASE_S = 0.12
 # the events panel of a box whose play reaches the host only over its serial port
 NO_EVENTS = "  none here: the OLED and LEDs show the play, `tablemate status --port %s` the rest"
-KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6, "8": 7, "m": 8, "o": 9, "b": 10}
+KEYS = dict([(str(p + 1), p) for p in range(SEATS)] + [("m", MODE_BIT), ("o", OK_BIT), ("b", BACK_BIT)])
 QUIT_KEYS = ("q", "Q", "\x03", "\x04")  # q, Ctrl-C, Ctrl-D
 EVENT_LINES = 5
 LEDS_PER_ROW = 5

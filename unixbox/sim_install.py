@@ -1,22 +1,20 @@
-"""The virtual device's image written: a new one (--install) or the device files replaced
-in an existing one (--update), from the manifest on stdin (unixbox/sim_launch.py, which
-imports this only for those commands).
+"""The virtual device's image commands of unixbox/sim_launch.py, which imports this only for
+them: a new image written (--install) or the device files replaced in an existing one
+(--update), from the manifest on stdin, and an image checked (--check). An image that
+cannot be used raises unixbox.blockdev.StorageError, bad arguments or a bad manifest a
+ValueError (the launcher's two exit statuses).
 """
 
 import os
 import sys
 
+from unixbox.blockdev import StorageError, mount_image, unmount_image
+
 BLOCK_SIZE = 4096  # what unixbox.blockdev.mount_image expects; the file size gives the count
 BLOCK_COUNT = 512  # 2 MB, about what a Pico leaves for its filesystem
 _COPY_CHUNK = 1024
-
-
-class BadManifest(ValueError):
-    """The manifest on stdin cannot be used (the launcher exits with its usage status)."""
-
-
-class BadImage(ValueError):
-    """The image cannot be used (the launcher exits with its bad-image status)."""
+USAGE = ("usage: micropython -i sim_launch.py IMAGE [--board NAME] | "
+         "--install|--update SRC_ROOT IMAGE | --check IMAGE")
 
 
 def _makedirs(mountpoint, rel):
@@ -47,10 +45,10 @@ def _read_manifest():
         if line:
             fields = line.split(" ")
             if len(fields) != 2 or fields[1].startswith("/") or ".." in fields[1].split("/"):
-                raise BadManifest("bad manifest line %r" % line)
+                raise ValueError("bad manifest line %r" % line)
             manifest.append(fields)
     if not manifest:
-        raise BadManifest("empty manifest on stdin")
+        raise ValueError("empty manifest on stdin")
     return manifest
 
 
@@ -78,7 +76,7 @@ def _remove_installed(mountpoint, manifest):
 
 
 def _load_image(image):
-    """A RamBlockDev holding the image file's blocks (exit status 3 when it cannot be read)."""
+    """A RamBlockDev holding the image file's blocks (StorageError when it cannot be read)."""
     from unixbox.ram_blockdev import RamBlockDev
 
     blocks = []
@@ -89,12 +87,15 @@ def _load_image(image):
                 if not block:
                     break
                 if len(block) != BLOCK_SIZE:
-                    raise BadImage("image %s is not a whole number of %d-byte blocks" % (image, BLOCK_SIZE))
+                    raise StorageError("image %s is not a whole number of %d-byte blocks"
+                                       % (image, BLOCK_SIZE))
                 blocks.append(bytearray(block))
+    except StorageError:
+        raise
     except OSError as e:
-        raise BadImage("cannot read %s: %s" % (image, e))
+        raise StorageError("cannot read %s: %s" % (image, e))
     if not blocks:
-        raise BadImage("image %s is empty" % image)
+        raise StorageError("image %s is empty" % image)
     return RamBlockDev(BLOCK_SIZE, len(blocks), blocks)
 
 
@@ -116,7 +117,7 @@ def install(src_root, image, mountpoint, update=False):
         try:
             fs = vfs.VfsLfs2(dev)
         except OSError as e:
-            raise BadImage("cannot mount %s (%r); it was not changed" % (image, e))
+            raise StorageError("cannot mount %s (%r); it was not changed" % (image, e))
     else:
         dev = RamBlockDev(BLOCK_SIZE, BLOCK_COUNT)
         vfs.VfsLfs2.mkfs(dev)
@@ -138,3 +139,28 @@ def install(src_root, image, mountpoint, update=False):
             f.write(block)
     os.rename(tmp, image)
     print("%s %d files in %s" % ("updated" if update else "installed", len(manifest), image))
+
+
+def check(image, mountpoint):
+    """Mount and unmount the image: StorageError when it cannot be used."""
+    try:
+        dev = mount_image(image, mountpoint)
+    except OSError as e:  # StorageError, or an image file that cannot be opened
+        raise StorageError(str(e))
+    try:
+        os.stat(mountpoint + "/main.py")
+    except OSError:
+        raise StorageError("image %s has no main.py (start it with --fresh to reinstall)" % image)
+    finally:
+        unmount_image(dev)
+
+
+def command(argv, mountpoint):
+    """sim_launch.py's arguments for an image command (install, update, check); ValueError
+    with the usage for any other."""
+    if len(argv) == 4 and argv[1] in ("--install", "--update"):
+        install(argv[2].rstrip("/"), argv[3], mountpoint, update=argv[1] == "--update")
+    elif len(argv) == 3 and argv[1] == "--check":
+        check(argv[2], mountpoint)
+    else:
+        raise ValueError(USAGE)

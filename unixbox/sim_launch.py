@@ -15,8 +15,9 @@
     micropython unixbox/sim_launch.py --check IMAGE
         Mount and unmount the image; exit status 3 with a message when it cannot be used.
 
-The install and update live in unixbox/sim_install.py: the running firmware shares this
-process's heap and does not hold them. This file is part of unixbox/, which only a
+The image's commands (install, update, check) and the usage message live in
+unixbox/sim_install.py: the running firmware shares this process's heap and its table of
+interned names, and compiles none of them. This file is part of unixbox/, which only a
 unix-port box holds (host/device_files.py).
 """
 
@@ -43,25 +44,13 @@ def _fail(status, message):
     sys.exit(status)
 
 
-def _mount(image, fresh=False):
+def _mount(image):
     from unixbox.blockdev import StorageError, mount_image
 
     try:
-        return mount_image(image, MOUNTPOINT, fresh=fresh)
+        return mount_image(image, MOUNTPOINT)
     except (StorageError, OSError) as e:
         _fail(EXIT_BAD_IMAGE, str(e))
-
-
-def check(image):
-    from unixbox.blockdev import unmount_image
-
-    dev = _mount(image)
-    try:
-        os.stat(MOUNTPOINT + "/main.py")
-    except OSError:
-        unmount_image(dev)
-        _fail(EXIT_BAD_IMAGE, "image %s has no main.py (start it with --fresh to reinstall)" % image)
-    unmount_image(dev)
 
 
 def _forget_source_modules():
@@ -110,26 +99,18 @@ def run(image, board):
 
 def main(argv):
     sys.path.insert(0, _source_root())
-    if len(argv) == 4 and argv[1] in ("--install", "--update"):
-        from unixbox.sim_install import BadImage, BadManifest, install  # the running box does not hold it
+    if len(argv) in (2, 4) and argv[1][:2] != "--" and (len(argv) == 2 or argv[2] == "--board"):
+        return run(argv[1], argv[3] if len(argv) == 4 else None)
+    from unixbox.blockdev import StorageError
+    from unixbox.sim_install import command
 
-        try:
-            install(argv[2].rstrip("/"), argv[3], MOUNTPOINT, update=argv[1] == "--update")
-        except BadManifest as e:
-            _fail(EXIT_USAGE, str(e))
-        except BadImage as e:
-            _fail(EXIT_BAD_IMAGE, str(e))
-        return None
-    if len(argv) == 3 and argv[1] == "--check":
-        check(argv[2])
-        return None
-    board = None
-    if len(argv) == 4 and argv[2] == "--board":
-        board = argv[3]
-    elif len(argv) != 2 or argv[1].startswith("--"):
-        _fail(EXIT_USAGE, "usage: micropython -i sim_launch.py IMAGE [--board NAME] | "
-              "--install|--update SRC_ROOT IMAGE | --check IMAGE")
-    return run(argv[1], board)
+    try:
+        command(argv, MOUNTPOINT)
+    except StorageError as e:
+        _fail(EXIT_BAD_IMAGE, str(e))
+    except ValueError as e:  # the usage, or a manifest it cannot use
+        _fail(EXIT_USAGE, str(e))
+    return None
 
 
 flash = main(sys.argv)  # the mounted image's block device stays reachable from the REPL

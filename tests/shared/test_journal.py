@@ -88,13 +88,16 @@ def test_segments_roll_over_and_paging():
 
 
 class SmallFlash:
-    """free() of a filesystem of capacity bytes that holds only the journal in d."""
+    """free() of a filesystem of capacity bytes that holds only the journal in d; counts
+    its readings (on a box each one is a statvfs, a walk of littlefs's metadata)."""
 
     def __init__(self, d, capacity):
         self.d = d
         self.capacity = capacity
+        self.readings = 0
 
     def __call__(self):
+        self.readings += 1
         used = 0
         for name in os.listdir(self.d):
             used += os.stat(self.d + "/" + name)[6]
@@ -156,15 +159,22 @@ def test_a_full_journal_refuses_an_append_and_keeps_every_unacked_record():
         while True:
             try:
                 fill(j, 1)
-            except OSError:
+            except OSError as e:
+                reason = str(e)
                 break
             n += 1
             assert n < 500
         assert seqs_of(j.records_since(0, 1000)) == list(range(1, n + 1))
+        # refused again, with the same reason, without reading the free room each time
+        flash = j._free
+        readings = flash.readings
+        for _ in range(5):
+            assert str(raises(OSError, fill, j, 1)) == reason
+        assert flash.readings == readings and j.last_seq == n
         last = j.last_seq
-        j.ack(last)  # a host took them: the next segment finds room
+        j.ack(last)  # a host took them: the room is read again and the next segment finds it
         fill(j, 1)
-        assert j.last_seq == last + 1 and j.pruned > 0
+        assert j.last_seq == last + 1 and j.pruned > 0 and flash.readings > readings
         j.close()
 
 

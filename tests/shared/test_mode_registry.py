@@ -4,9 +4,18 @@ accepts and the seats the box has."""
 
 import gc
 
-from engine.games import get_game
+from engine.games import GAMES, get_game
 from firmware import modes
 from firmware.buttons import SEATS
+
+
+def test_every_mode_names_a_registered_engine_by_its_module():
+    # the session imports a mode's engine as engine.<ENGINE>, not through the registry
+    for entry in modes.AVAILABLE:
+        before = modes.loaded()
+        name = modes.load(entry.name).ENGINE
+        modes.unload(before)
+        assert GAMES.get(name) == "engine." + name, (entry.name, name)
 
 
 def test_every_mode_plays_only_player_counts_its_engine_and_the_box_allow():
