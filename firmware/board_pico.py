@@ -54,6 +54,8 @@ def pixel_chain(neopixel_class, bitstream=None):
     library's write() calls on its buffer (None: show() goes through write())."""
 
     class PixelChain(neopixel_class):  # type: ignore[misc, valid-type]
+        buf: bytearray  # the library's, set by its __init__
+
         def __setitem__(self, i, v):
             b = self.buf
             order = self.ORDER
@@ -141,7 +143,7 @@ class PicoBoard(Board):
         self.irq = IrqCapture(by_bit, self.ring, hw.ticks_us)
         self.capture_lag_us = CAPTURE_LAG_US
         # the clock itself, not a method around it: read at every input pass
-        self.now_us = hw.ticks_us
+        self.now_us = hw.ticks_us  # type: ignore[method-assign]
 
     def uid(self):
         import machine

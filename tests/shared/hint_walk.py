@@ -52,19 +52,26 @@ def counter(screen):
 
 
 class Seen:
-    """What the box shows and holds at one moment of the walk."""
+    """What the box shows and holds at one moment of the walk. A walk keeps one per key,
+    beside a whole box on a small test heap: the screen is kept as one string, and values
+    equal to an earlier Seen's are that Seen's own objects (shared)."""
 
-    def __init__(self, box):
+    def __init__(self, box, shared=None):
         mode = box.mode
         game = mode.game
-        self.screen = box.screen()
-        self.hints = box.hints  # what the latest "hints" event said (a front-end's key line)
+        share = (lambda v: shared.setdefault(v, v)) if shared is not None else (lambda v: v)
+        self.text = share("\n".join(box.screen()))
+        self.hints = share(box.hints)  # what the latest "hints" event said (a front-end's key line)
         self.ok_in_text = mode.OK_IN_TEXT
-        self.mode_hints = mode._hints  # what the row shows
-        self.digest = game.digest() if game is not None else None
+        self.mode_hints = share(mode._hints)  # what the row shows
+        self.digest = share(game.digest()) if game is not None else None
         self.players = mode.players
         self.events = len(box.events)
         self.in_menu = box.in_menu
+
+    @property
+    def screen(self):
+        return self.text.split("\n")
 
 
 def _events(box, seen, kind):
@@ -85,16 +92,16 @@ def _moved(box, before, after, step):
 def check_key(word, key, box, before, after, walk):
     """Assert that pressing key did what word says; walk: what the walk showed (Seen list)."""
     nopes = [f["key"] for f in _events(box, before, "nope")]
-    since = [s.screen for s in walk if s.digest == before.digest]  # shown since the last entry
+    since = [s.text for s in walk if s.digest == before.digest]  # shown since the last entry
     if word == "-":  # a message on show may go (back to the screen under it)
-        assert nopes == [key] and after.digest == before.digest and after.screen in since, after.screen
+        assert nopes == [key] and after.digest == before.digest and after.text in since, after.screen
     elif word == "next":
         _moved(box, before, after, 1)
     elif word == "prev":
         _moved(box, before, after, -1)
     elif word == "cancel":
         assert after.digest == before.digest and not nopes
-        assert after.screen != before.screen and after.screen in since, after.screen
+        assert after.text != before.text and after.text in since, after.screen
     elif word == "undo":
         older = [s.digest for s in walk if s.digest not in (None, before.digest)]
         assert older and after.digest == older[-1], "not the game before the last entry"
@@ -148,14 +155,15 @@ def check_hints(mode, options, keys, words=None):
 
 def _check(mode, options, keys, words):
     walk = []
+    shared = {}
     with tmp_dir() as d:
         box = fresh(d, mode, options, ())
-        walk.append(Seen(box))
+        walk.append(Seen(box, shared))
         for i, key in enumerate(keys):
             press(box, key, (i + 1) * 100 * MS)
-            walk.append(Seen(box))
+            walk.append(Seen(box, shared))
         box.journal.close()
-    box = None
+    box = shared = None
     checked = []
     for i, seen in enumerate(walk):
         assert seen.hints is not None, "no hint row of the mode's own on %r" % seen.screen
@@ -170,7 +178,7 @@ def _check(mode, options, keys, words):
             with tmp_dir() as d:
                 box = fresh(d, mode, options, keys[:i])
                 before = Seen(box)
-                assert before.screen == seen.screen  # the walk is the same every time
+                assert before.text == seen.text  # the walk is the same every time
                 press(box, key, (i + 1) * 100 * MS)
                 after = Seen(box)
                 try:
