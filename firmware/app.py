@@ -297,7 +297,7 @@ class App:
             self._menu_key(bit)
 
     def _menu_key(self, bit):
-        """mode, ok or back pressed in the menu (its own method: see _clock_us)."""
+        """mode, ok or back pressed in the menu (its own method: see _drain)."""
         if bit == MODE_BIT:
             if self.screen == SCREEN_MENU:
                 self.menu_index = (self.menu_index + 1) % (len(modes.AVAILABLE) + 1)  # the modes, About
@@ -411,9 +411,13 @@ class App:
         # The clock is read BEFORE draining: every edge stamped up to `now` is then fed
         # before anything is decided at `now` (the arbiter's contract); `now` is the clock
         # less the capture's lag, for the presses whose IRQ has not run yet.
-        now_us = self._clock_us()
+        board = self.board
+        # in the ticks domain without ticks_add's Python frame: the lag is a few us
+        now_us = (board.now_us() - board.capture_lag_us) & TICKS_MASK
         self.input.at_us = now_us
-        if self._drain():
+        ring = board.ring
+        # an empty ring (a decision's pass after its wait) is seen without a call
+        if ring._r != ring._w and self._drain():
             now_us = self._clock_again(now_us)
         now = time.ticks_ms()
         # The mode's tick before the debouncer's timers: a decision due by now does not wait
@@ -441,19 +445,17 @@ class App:
         ring = self.board.ring
         deb = self.debouncer
         snap = self._snap
-        fed = False
-        while ring.pop(snap):
+        ev = self._event
+        if not ring.pop(snap):
+            return False
+        while True:
             deb.feed(snap[0], snap[1])
-            # events are taken after every snapshot, so a burst never overflows
-            # the debouncer's event queue
-            self._take_events()
-            fed = True
-        return fed
-
-    def _clock_us(self):
-        board = self.board
-        # in the ticks domain without ticks_add's Python frame: the lag is a few us
-        return (board.now_us() - board.capture_lag_us) & TICKS_MASK
+            # events are taken after every snapshot, so a burst never overflows the
+            # debouncer's event queue (_take_events written out: a call less per press)
+            while deb.take(ev):
+                self.on_button(ev[0], ev[1], ev[2])
+            if not ring.pop(snap):
+                return True
 
     def _clock_again(self, now_us):
         """After a drain that fed something, a fresh reading of the clock when nothing was
@@ -465,8 +467,9 @@ class App:
         board = self.board
         if not board.clock_moves():
             return now_us
-        later = (board.now_us() - board.capture_lag_us) & TICKS_MASK  # as _clock_us reads it
-        if len(board.ring):
+        later = (board.now_us() - board.capture_lag_us) & TICKS_MASK  # as _input_pass reads it
+        ring = board.ring
+        if ring._r != ring._w:  # len(ring) without its call
             return now_us
         self.input.at_us = later
         return later
@@ -499,6 +502,18 @@ class App:
         while ticks_diff(due, board.now_us()) > 0:
             pass
 
+    def _pass_until_due(self):
+        """An input pass; then while the mode's next decision falls due within 1 ms, the
+        wait on the clock and another pass. Returns _due_soon_us after the last pass: the
+        wait (>= 1 ms, or 0: due and still not decided) the caller may leave to asyncio."""
+        now_us = self._input_pass()
+        wait_us = self._due_soon_us(now_us)
+        while 0 < wait_us < 1000:
+            self._spin_until(now_us, wait_us)
+            now_us = self._input_pass()
+            wait_us = self._due_soon_us(now_us)
+        return wait_us
+
     async def _input_task(self):
         """A pass for every wake from the capture; then, while a decision is due soon,
         wait for it (whole ms through asyncio, the last part on the clock) and pass
@@ -509,34 +524,28 @@ class App:
         while True:
             await wake.wait()
             try:
-                now_us = self._input_pass()
-                wait_us = self._due_soon_us(now_us)
+                wait_us = self._pass_until_due()
                 while wait_us >= 0:
-                    if wait_us >= 1000:
-                        await asyncio.sleep_ms(wait_us // 1000)
-                    elif wait_us > 0:
-                        self._spin_until(now_us, wait_us)
-                    else:  # due and still not decided: the other tasks run first
-                        await asyncio.sleep_ms(0)
-                    now_us = self._input_pass()
-                    wait_us = self._due_soon_us(now_us)
+                    # whole ms; 0: due and still not decided, the other tasks run first
+                    await asyncio.sleep_ms(wait_us // 1000)
+                    wait_us = self._pass_until_due()
             except Exception as e:  # noqa: BLE001 - input must survive a failing mode
                 self.mode_failed(e)
 
     async def _periodic(self, period_ms, work=None):
         """work(now_ms) every period_ms (None: the timed input pass). Input that waits in the
-        ring is taken first, by whichever task runs: asyncio runs the task due first, and a
-        press must not wait for this task's turn and then for the input task's (a task switch
-        costs ~0.3 ms on a Pico)."""
+        ring is taken first, by whichever task runs, with a decision it makes due within 1 ms:
+        asyncio runs the task due first, and a press must not wait for this task's turn and
+        then for the input task's (a task switch costs ~0.3 ms on a Pico)."""
         import asyncio
 
         ring = self.board.ring
         while True:
             if work is None or len(ring):
                 try:
-                    self._input_pass()
+                    self._pass_until_due()
                     if len(ring):  # a press came during the pass: now, not after a task switch
-                        self._input_pass()
+                        self._pass_until_due()
                 except Exception as e:  # noqa: BLE001 - input must survive a failing mode
                     self.mode_failed(e)
             if work is not None:

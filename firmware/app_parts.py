@@ -32,7 +32,7 @@ class Input:
     """The input task's view for a mode: its clock reading and the buttons to ignore."""
 
     def __init__(self, debouncer, n_players):
-        self._debouncer = debouncer
+        self.debouncer = debouncer  # its held_at_boot and stuck: a press reads them, no call
         self._players_mask = (1 << n_players) - 1
         self.at_us = 0  # set by the input task before each drain
 
@@ -40,4 +40,4 @@ class Input:
         return self.at_us
 
     def ignored(self):
-        return self._debouncer.ignored() & self._players_mask
+        return self.debouncer.ignored() & self._players_mask

@@ -113,7 +113,7 @@ class Arbiter:
         self.round = 0
         self.code = NONE
         self._tiebreak_next = False
-        self._done_pending = False
+        self.done_pending = False
         self._undo_ok = False
 
     def restrict(self, mask):
@@ -169,8 +169,8 @@ class Arbiter:
 
     def poll(self, now):
         """NONE, WIN / TIE (a decision was just made) or DONE (the lockout just ended)."""
-        if self._done_pending:
-            self._done_pending = False
+        if self.done_pending:
+            self.done_pending = False
             return DONE
         if self.state == DECIDING:
             # ticks_diff(now, first) >= window, without its Python frame: a decision's pass
@@ -180,7 +180,7 @@ class Arbiter:
         elif self.state == LOCKOUT:
             if ticks_diff(now & TICKS_MASK, self.first_tick) >= self._lockout:
                 self._rearm()
-                self._done_pending = False
+                self.done_pending = False
                 return DONE
         return NONE
 
@@ -189,7 +189,7 @@ class Arbiter:
         end), or -1 while armed: the caller may sleep until then."""
         # ticks_add, not (a + b) & TICKS_MASK: the sum of a tick near the wrap and a window
         # is past a 32-bit port's small ints, and this is asked after every input pass
-        if self._done_pending or self.state == LOCKOUT:
+        if self.done_pending or self.state == LOCKOUT:
             return ticks_add(self.first_tick, self._lockout)
         if self.state == DECIDING:
             return ticks_add(self._first, self.tie_window_us)
@@ -211,7 +211,7 @@ class Arbiter:
         self._undo_ok = False
         self.state = ARMED
         self._pressed = 0
-        self._done_pending = False
+        self.done_pending = False
         self.eligible = self._decided_eligible  # what the undone decision's face-off had
         self.round = self.decided_round
         self._tiebreak_next = False
@@ -327,7 +327,7 @@ class Arbiter:
         else:
             self.eligible = self.base_mask
             self.round = 0
-        self._done_pending = True
+        self.done_pending = True
 
 
 def faceoff_record(arb):

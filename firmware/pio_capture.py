@@ -52,8 +52,8 @@ if TYPE_CHECKING:  # mypy only (it treats this name as true): the device imports
 
 
 N_PINS = 8
-PLAYER_FIELD = 0xFF
-COUNTER_BITS = 22
+PLAYER_FIELD = const(0xFF)
+COUNTER_BITS = const(22)
 COUNTER_MASK = const(0x3FFFFF)
 DEFAULT_FREQ = 25000000
 MIN_LOOP_CYCLES = 14  # the changed path without padding
@@ -402,19 +402,22 @@ class PioCapture:
         From a poll loop (start(use_irq=False)) no other capture may push to the same
         ring from an interrupt meanwhile: ring.update() is a read-modify-write.
         """
-        return self._on_irq(self._sm)
+        before = self.words
+        self._on_irq(self._sm)
+        return self.words - before
 
     def _on_irq(self, sm):
         # The hard IRQ runs on top of whatever the main code holds on the C stack (an OLED
         # redraw under a decision reaches deep), and MicroPython raises RuntimeError there,
         # disabling the handler for good, when the two together pass its stack limit: one
         # call level less than going through drain().
-        n = 0
+        # counter_tick and word_mask are written out here: a Python call costs ~20 us on a
+        # Pico, and this handler runs before the input task can wake.
         while sm.rx_fifo():  # sm: the state machine, as the IRQ and drain() pass it
             word = sm.get()
             # the clock read after get(): the sample is older, and counter_tick finds its age
-            tick = counter_tick(word & COUNTER_MASK, self._now(), self._t_start)
-            self._ring.update(word_mask(word), PLAYER_FIELD, tick)
-            n += 1
-        self.words += n
-        return n
+            now = self._now()
+            age = (((now - self._t_start) & COUNTER_MASK) + (word & COUNTER_MASK)) & COUNTER_MASK
+            self._ring.update(((word >> COUNTER_BITS) ^ PLAYER_FIELD) & PLAYER_FIELD, PLAYER_FIELD,
+                              (now - age) & TICKS_MASK)
+            self.words += 1

@@ -10,7 +10,7 @@ ok before the first face-off cycles the player count 3..8 (kept in the settings)
 During a tie-breaker only the tied players' LEDs are lit; anyone else's press gets the nope.
 """
 
-from firmware.arbiter import DONE, NONE, TIE, WIN, Arbiter, faceoff_record
+from firmware.arbiter import ARMED, DONE, NONE, TIE, WIN, Arbiter, faceoff_record
 from firmware.modes.base import GameMode
 from firmware.ticks import ticks_add, ticks_diff
 
@@ -64,18 +64,27 @@ class Mode(GameMode):
 
     def on_player(self, seat, down, tick_us):
         if down:
+            arb = self.arb
             # Decide everything due before this press first: exact whatever the batching.
-            self._poll((tick_us - 1) & 0x3FFFFFFF)
+            # Armed with no lockout's end to report, nothing is due: no poll's two calls.
+            if arb.state != ARMED or arb.done_pending:
+                self._poll((tick_us - 1) & 0x3FFFFFFF)
             tb = self.session.state.tiebreak  # self.game without the property's call
             if tb and seat not in tb:  # not in the pending tie-breaker: it changes nothing
-                self.nope("P%d" % (seat + 1), self.ctx.clock.now_ms())
+                self.nope_seat(seat)
                 return
-            arb = self.arb
-            if self.ctx.input.ignored() != arb.ignored_mask:  # seldom: stuck, held at boot
-                arb.set_ignored(self.ctx.input.ignored())
+            deb = self.ctx.input.debouncer
+            if deb.held_at_boot | deb.stuck | arb.ignored_mask:  # seldom: no calls otherwise
+                self._ignore_as_the_input_does()
             arb.press(seat, tick_us)
         else:
             self.arb.release(seat, tick_us)
+
+    def _ignore_as_the_input_does(self):
+        """The arbiter refuses the players the input ignores (held at boot, stuck)."""
+        ignored = self.ctx.input.ignored()
+        if ignored != self.arb.ignored_mask:
+            self.arb.set_ignored(ignored)
 
     def on_tick(self, now_ms):
         self._poll(self.ctx.input.at_us, now_ms)  # the input task's reading (Input.now_us, no call)

@@ -269,6 +269,10 @@ class GameMode:
         self.ctx.sound.play("nope", now_ms)
         self.ctx.emit("nope", {"key": key})
 
+    def nope_seat(self, seat):
+        """A player's key that does nothing here (its own method: a press's frames stay small)."""
+        self.nope("P%d" % (seat + 1), self.ctx.clock.now_ms())
+
     def setup_hint(self, setup):
         players = setup.get("players", self.players)
         if setup == {"players": self.players}:
@@ -322,7 +326,7 @@ class GameMode:
             if bit < self.players and not session.over and session.state is not None:
                 self.on_player(bit, down, tick_us)
             elif down:
-                self.nope("P%d" % (bit + 1), self.ctx.clock.now_ms())
+                self.nope_seat(bit)
             return True
         return self._control_button(bit, down)
 

@@ -62,6 +62,7 @@ class Debounced:
     """What the input task's debouncer tells a mode: no button held at boot or stuck."""
 
     stuck = 0
+    held_at_boot = 0
 
     def ignored(self):
         return self.stuck
