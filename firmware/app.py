@@ -541,15 +541,19 @@ class App:
 
         ring = self.board.ring
         while True:
-            if work is None or len(ring):
-                try:
-                    self._pass_until_due()
-                    if len(ring):  # a press came during the pass: now, not after a task switch
+            worked = work is None  # the timed pass: the input pass is its work
+            while True:
+                if work is None or len(ring):
+                    try:
                         self._pass_until_due()
-                except Exception as e:  # noqa: BLE001 - input must survive a failing mode
-                    self.mode_failed(e)
-            if work is not None:
+                        if len(ring):  # a press came during the pass: now, not after a task switch
+                            self._pass_until_due()
+                    except Exception as e:  # noqa: BLE001 - input must survive a failing mode
+                        self.mode_failed(e)
+                if worked:
+                    break
                 work(time.ticks_ms())
+                worked = True  # a press that came during the work: taken before this task yields
             await asyncio.sleep_ms(period_ms)
 
     def mode_failed(self, e):

@@ -592,7 +592,16 @@ def test_idle_skip_matches_stepping():
 
 
 def test_counter_tick_conversion_edges():
+    """counter_tick and word_mask, and the IRQ handler that writes both out, across the
+    wraps of the 22-bit counter and of the 30-bit ticks."""
+    from tests.shared.test_buttons import WordsSM, pio_word
+
     t_start = TICKS_MASK - 10
+    sm = WordsSM([])
+    clock = [0]
+    cap = pc.PioCapture(2, EdgeRing(4), now=lambda: clock[0], sm=sm)
+    cap._t_start = t_start
+    out = [0, 0]
     # pass k carries -k mod 2**22 and happened at t_start + k
     for k in (0, 1, 11, (1 << 22) - 1, (1 << 22) + 5, 3 << 22):
         counter = (-k) & pc.COUNTER_MASK
@@ -600,6 +609,9 @@ def test_counter_tick_conversion_edges():
         for lag in (0, 1, 1000, (1 << 22) - 1):
             now = (tick_k + lag) & TICKS_MASK
             assert pc.counter_tick(counter, now, t_start) == tick_k
+            down = 1 + (k + lag) % 255  # a new level every time: each word makes a snapshot
+            sm.words, sm.i, clock[0] = [pio_word(down, counter)], 0, now
+            assert cap.drain() == 1 and cap._ring.pop(out) and out == [down, tick_k], (k, lag)
     assert pc.word_mask(0xFF << 22) == 0 and pc.word_mask((0xFF ^ 0b101) << 22 | 123) == 0b101
 
 
