@@ -225,7 +225,7 @@ def test_a_bounce_storm_with_a_late_drain_keeps_the_held_press_on_the_real_pio(b
 
 
 # Past the tie window, on the emulated RP2040 (measured 0.74-0.89 ms; the first press of a
-# run, or one that meets another task's turn, up to 1.02 ms): ~0.16 ms of PIO IRQ, ~0.3 ms for
+# run, or one that meets another task's turn, up to 1.04 ms): ~0.16 ms of PIO IRQ, ~0.3 ms for
 # asyncio to wake the input task (up to ~0.45 ms for the first press of a run), ~0.5 ms for
 # the press's own pass through the debouncer, the mode and the arbiter, which then waits on
 # the clock for the window's end (plus the capture's 25 us lag); ~0.3 ms from there to a
