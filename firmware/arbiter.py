@@ -238,7 +238,16 @@ class Arbiter:
         if pressed & (pressed - 1):
             self._rank_all(first, pressed)
         else:
-            self._alone(pressed)
+            # One player pressed, the usual face-off: what _rank_all finds, without its loops
+            # and calls (a call less on the path to the winner's LED, too)
+            p = 0
+            while pressed > 1:
+                pressed >>= 1
+                p += 1
+            self.ranked[0] = self.tied[0] = p
+            self.rank_gap[0] = 0
+            self.n_ranked = self.n_tied = 1
+            self.tied_mask = 1 << p
         self.first_tick = first
         self.gap_us = self.rank_gap[1] if self.n_ranked > 1 else -1
         if self.n_tied > 1:
@@ -265,18 +274,6 @@ class Arbiter:
             pressed >>= 1
             i += 1
         self._find_ties()
-
-    def _alone(self, bit):
-        """What _rank_all finds when one player pressed (bit), without its loops and calls:
-        the usual face-off, and the decision's pass is the path to the winner's LED."""
-        p = 0
-        while bit > 1:
-            bit >>= 1
-            p += 1
-        self.ranked[0] = self.tied[0] = p
-        self.rank_gap[0] = 0
-        self.n_ranked = self.n_tied = 1
-        self.tied_mask = 1 << p
 
     def _find_ties(self):
         window = self.tie_window_us

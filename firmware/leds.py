@@ -251,8 +251,18 @@ class Leds:
         """Bring the chain up to date for time now_ms; True if anything was written."""
         if self._still:
             return False
-        if self._solo_next >= 0 and self._show_solo(now_ms):
-            return True
+        player = self._solo_next
+        if player >= 0:
+            # The frame a winner() or tie() starts with, sent as it was built, while it is
+            # still the pattern's frame and no error blink changes the status LED; the chain's
+            # own buffer, which still holds what came before, is written whole next time. The
+            # tick right after winner() or tie() comes at their own now_ms: no ticks_diff.
+            self._solo_next = -1
+            if self._solo is not None and not self._err_halves and (
+                    now_ms == self._t0 or ticks_diff(now_ms, self._t0) < SOLO_MS):
+                self.pixels.show(self._solo[player])
+                self.refresh()
+                return True
         e = ticks_diff(now_ms, self._t0)
         self._players(e if e > 0 else 0)
         if self.status_index is not None:
@@ -269,21 +279,6 @@ class Leds:
         if self._err_halves or mode == MODE_IDLE or mode == MODE_WINNER or mode == MODE_TIE:
             return False
         return mode != MODE_LIT or not self._blink_cycle
-
-    def _show_solo(self, now_ms):
-        """The frame a winner() or tie() starts with, sent as it was built, while it is still
-        the pattern's frame and no error blink changes the status LED (else False); the
-        chain's own buffer, which still holds what came before, is written whole next time."""
-        player = self._solo_next
-        self._solo_next = -1
-        if self._solo is None or self._err_halves:
-            return False
-        # (the tick right after winner() or tie() comes at their own now_ms: no ticks_diff)
-        if now_ms != self._t0 and ticks_diff(now_ms, self._t0) >= SOLO_MS:
-            return False
-        self.pixels.show(self._solo[player])
-        self.refresh()
-        return True
 
     def _players(self, e):
         mode = self._mode

@@ -31,9 +31,9 @@ HOT = {
     "firmware/modes/base.py": ["on_button", "tick", "due_us", "game"],
     "firmware/modes/anomia.py": ["on_player", "on_tick", "on_due", "_poll", "_decided"],
     "firmware/arbiter.py": ["press", "release", "poll", "due", "set_ignored", "_accepts", "_decide",
-                            "_rank_all", "_alone", "_find_ties", "_insert", "_rank", "_rearm"],
+                            "_rank_all", "_find_ties", "_insert", "_rank", "_rearm"],
     "firmware/leds.py": ["winner", "tie", "tick", "_players", "_only", "_store", "_status",
-                         "_set_mode", "_check_player", "_all_at", "_mask", "_seat", "_show_solo", "_steady"],
+                         "_set_mode", "_check_player", "_all_at", "_mask", "_seat", "_steady"],
     "firmware/board_pico.py": ["__setitem__", "show"],
 }
 
