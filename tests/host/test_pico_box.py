@@ -244,7 +244,8 @@ LED_MAX_AFTER_WINDOW_US = 1500  # every press
 def test_winner_led_comes_soon_after_the_tie_window(box):
     """Press to the winner's LED on the data line, in virtual time: the tie window, then the
     decision as soon as the passes allow (the input task is woken by the capture, sleeps
-    whole ms and watches the clock for the last part of the window, no poll); not the ~23 ms OLED redraw after it."""
+    whole ms and watches the clock for the last part of the window, no poll); not the ~23 ms
+    OLED redraw after it."""
     lat, frames = bench_pico.press_to_led(box, PRESSES)
     with box.client() as dev:
         st = dev.status()["status"]
