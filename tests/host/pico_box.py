@@ -117,9 +117,16 @@ class PicoBox:
         return self.hello
 
     def edges_at(self, edges):
-        """[(virtual us, bit, down)]: the board's buttons at exactly those instants."""
+        """[(virtual us, bit, down)]: the board's buttons at exactly those instants. An edge
+        the box received after its instant (a loaded machine, too short a lead) is refused
+        there, and raises here: a run with a press missing would measure something else."""
         for us, bit, down in edges:
             self.world.send({"t": "edge", "b": bit, "down": 1 if down else 0, "at_us": us})
+        self.now_us()  # a round trip: the box has taken every edge before it answers
+        wanted = {"edge at_us %d is in the past" % us for us, _, _ in edges}
+        late = [m["msg"] for m in self.messages if m.get("t") == "error" and m["msg"].split(" (")[0] in wanted]
+        if late:
+            raise AssertionError("%d of %d edges reached the box too late: %s" % (len(late), len(edges), late[0]))
 
     def repl(self):
         """The board's raw REPL (stops the app, as mpremote does)."""

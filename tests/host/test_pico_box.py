@@ -2,9 +2,12 @@
 one boot shared by the module. What only a Pico build can answer: the real port's hello,
 its heap, littlefs on its flash, the PIO and IRQ paths, the I2C OLED and the NeoPixel line."""
 
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -88,6 +91,31 @@ def test_an_edge_sent_after_its_instant_is_refused_not_played_late(box):
                              for m in box.messages), what="the refusal")
     with box.client() as dev:
         assert dev.status()["status"]["buttons"]["down"] == 0  # P1 was never pressed
+
+
+def test_the_emulator_does_not_race_through_time_it_fell_behind(box):
+    """A machine too loaded to run the emulator for a while (here it is stopped 1.5 s) must not
+    make it race through the lost time once it runs again (in the REPL the chip idles, and
+    the emulator would run it at many times real time): a client that reads the clock and
+    sends edges 300 ms ahead, 100 ms later on a loaded machine, would find them overtaken.
+    Without box.mjs's cap on the catch-up (50 ms) it ran 2.75 s of virtual time in these
+    0.1 s."""
+    repl = box.repl()
+    try:
+        repl.exec("x = 1")
+        pid = box.device.relay.proc.pid
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            time.sleep(1.5)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        t0, v0 = time.monotonic(), box.now_us()
+        time.sleep(0.1)
+        ran_us, wall_us = box.now_us() - v0, (time.monotonic() - t0) * 1e6
+    finally:
+        repl.restart("rp2", "/")  # the app again, for the tests after this one
+        repl.close()
+    assert ran_us < wall_us + 100_000, (ran_us, wall_us)
 
 
 def test_flash_finds_the_image_up_to_date(box):
