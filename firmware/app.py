@@ -40,6 +40,9 @@ SETTINGS_PATH = DATA_DIR + "/settings.json"
 TIMED_PASS_MS = 5
 # A decision due sooner than this is slept for exactly; a later one (a lockout's end) is
 # left to the timed passes, so the input task keeps waking for every edge meanwhile.
+# A wait this short is spent on the clock, not in asyncio: a yield would run another whole
+# pass first (~0.6 ms on a Pico) and decide that much late.
+SPIN_US = 1000
 DUE_SOON_US = 60000  # above the longest tie window a mode allows (50 ms)
 LED_PERIOD_MS = 20
 SOUND_PERIOD_MS = 10
@@ -419,6 +422,8 @@ class App:
         # an empty ring (a decision's pass after its wait) is seen without a call
         if ring._r != ring._w and self._drain():
             now_us = self._clock_again(now_us)
+        if self.leds.ahead_player >= 0:
+            now_us = self._show_ahead(now_us)
         now = time.ticks_ms()
         # The mode's tick before the debouncer's timers: a decision due by now does not wait
         # for them (they confirm releases and flag stuck buttons, which decide nothing; the
@@ -474,6 +479,35 @@ class App:
         self.input.at_us = later
         return later
 
+    def _show_ahead(self, now_us):
+        """The frame a mode said its decision starts with (Leds.ahead), once due by now_us,
+        or after a wait on the clock when due within SPIN_US: before the Python that makes
+        the decision (the mode's tick, right after), so the decision's first sign does not
+        wait for it. Every edge stamped up to now_us is fed by then; returns the pass's now."""
+        leds = self.leds
+        wait = leds.ahead_after - ((now_us - leds.ahead_at) & TICKS_MASK)  # ticks_diff written out
+        if wait > 0:
+            if wait > SPIN_US or not self.board.clock_moves():
+                return now_us  # a later pass's
+            later = self._wait_ahead(now_us, wait)
+            if later < 0:
+                return now_us  # a press came while waiting: the pass decides with it
+            now_us = later
+        leds.show_ahead()
+        return now_us
+
+    def _wait_ahead(self, now_us, wait_us):
+        """_show_ahead's wait (its own method, see _drain): the clock after it, or -1 when
+        the capture pushed something meanwhile."""
+        self._spin_until(now_us, wait_us)
+        board = self.board
+        later = (board.now_us() - board.capture_lag_us) & TICKS_MASK  # as _input_pass reads it
+        ring = board.ring
+        if ring._r != ring._w:
+            return -1
+        self.input.at_us = later
+        return later
+
     def _take_events(self):
         deb = self.debouncer
         ev = self._event
@@ -510,7 +544,7 @@ class App:
         wait (>= 1 ms, or 0: due and still not decided) the caller may leave to asyncio."""
         now_us = self._input_pass()
         wait_us = self._due_soon_us(now_us)
-        while 0 < wait_us < 1000:
+        while 0 < wait_us < SPIN_US:
             self._spin_until(now_us, wait_us)
             now_us = self._input_pass()
             wait_us = self._due_soon_us(now_us)

@@ -72,6 +72,9 @@ class Arbiter:
         self._ticks = [0] * SEATS
         self._pressed = 0
         self._first = 0
+        # the face-off's only press so far, while deciding: its decision is known but for the
+        # window (a mode may show it the moment the window ends, Leds.ahead); -1 otherwise
+        self.lone = -1
         # the decision
         self.code = NONE
         self.winner = -1
@@ -109,6 +112,7 @@ class Arbiter:
         """Forget the face-off in progress, any tie-breaker and the undo; re-arm for everyone."""
         self.state = ARMED
         self._pressed = 0
+        self.lone = -1
         self.eligible = self.base_mask
         self.round = 0
         self.code = NONE
@@ -129,6 +133,7 @@ class Arbiter:
         if self.state == DECIDING:
             self.state = ARMED
             self._pressed = 0
+            self.lone = -1
 
     def resume_tiebreak(self, mask):
         """Re-open a pending tie-breaker among the players in mask (a game resumed after a
@@ -159,7 +164,10 @@ class Arbiter:
         if self.state == ARMED:
             self.state = DECIDING
             self._first = t
-        elif ticks_diff(t, self._first) < 0:
+            self.lone = player
+            return True
+        self.lone = -1
+        if ticks_diff(t, self._first) < 0:
             self._first = t  # arrived late, pressed earlier
         return True
 
@@ -211,6 +219,7 @@ class Arbiter:
         self._undo_ok = False
         self.state = ARMED
         self._pressed = 0
+        self.lone = -1
         self.done_pending = False
         self.eligible = self._decided_eligible  # what the undone decision's face-off had
         self.round = self.decided_round
@@ -317,6 +326,7 @@ class Arbiter:
         """Lockout over: the next face-off is open (a tie-breaker after a TIE)."""
         self.state = ARMED
         self._pressed = 0
+        self.lone = -1
         if self._tiebreak_next:
             self._tiebreak_next = False
             self.eligible = self.tied_mask

@@ -95,6 +95,11 @@ class Leds:
         self._err_halves = 0  # 0 = no error blink running
         self._solo = None  # per player: the chain's frame with only that player lit
         self._solo_next = -1  # the player whose frame the next tick sends as it is
+        # ahead(): a winner frame due at a us tick (the press's, plus its window)
+        self.ahead_player = -1
+        self.ahead_at = 0
+        self.ahead_after = 0
+        self._sent_ahead = -1  # the player whose frame show_ahead() sent: the tick need not
         # The chain shows a steady pattern's frame: ticks have nothing to do until a pattern,
         # a colour, the status or an error blink changes (the LED task's ticks then cost next
         # to nothing, and a press that comes during one waits less).
@@ -185,11 +190,30 @@ class Leds:
         """Flash the winner (0-based seat) in its colour, then keep it lit; others dark."""
         if not 0 <= player < self.n_players:  # _check_player and _set_mode written out:
             self._check_player(player)  # a winner is a decision's first sign
+        self.ahead_player = -1
         self._mode = MODE_WINNER
         self._arg = player
         self._t0 = now_ms
         self._solo_next = player
         self._still = False
+
+    def ahead(self, player, at_us, after_us):
+        """winner(player)'s first frame is due after_us after the us tick at_us, unless
+        something else comes first (player -1: nothing is). The app's input pass sends it
+        (show_ahead) the moment that time comes, before the Python that makes the decision
+        runs (~0.4 ms on a Pico): the decision's first sign does not wait for it. Then
+        winner(player) and its tick send nothing more; any other pattern cancels it."""
+        self.ahead_player = player if self._solo is not None else -1
+        self.ahead_at = at_us
+        self.ahead_after = after_us
+
+    def show_ahead(self):
+        """Send the frame ahead() named, now."""
+        p = self.ahead_player
+        self.ahead_player = -1
+        if p >= 0 and not self._err_halves:
+            self.pixels.show(self._solo[p])
+            self._sent_ahead = p
 
     def tie(self, players_mask, now_ms):
         """Tied players (bit i = seat i) light up in turn, one at a time."""
@@ -239,6 +263,8 @@ class Leds:
 
     def _set_mode(self, mode, arg, now_ms):
         self._solo_next = -1
+        self.ahead_player = -1
+        self._sent_ahead = -1
         self._still = False
         self._mode = mode
         self._arg = arg
@@ -260,7 +286,9 @@ class Leds:
             self._solo_next = -1
             if self._solo is not None and not self._err_halves and (
                     now_ms == self._t0 or ticks_diff(now_ms, self._t0) < SOLO_MS):
-                self.pixels.show(self._solo[player])
+                if self._sent_ahead != player:  # else show_ahead() sent it already
+                    self.pixels.show(self._solo[player])
+                self._sent_ahead = -1
                 self.refresh()
                 return True
         e = ticks_diff(now_ms, self._t0)
@@ -269,6 +297,7 @@ class Leds:
             self._want[self.n_players] = self._status(now_ms)
         self._still = self._steady()
         if self._store():
+            self._sent_ahead = -1
             self.pixels.write()
             return True
         return False

@@ -10,7 +10,7 @@ ok before the first face-off cycles the player count 3..8 (kept in the settings)
 During a tie-breaker only the tied players' LEDs are lit; anyone else's press gets the nope.
 """
 
-from firmware.arbiter import ARMED, DONE, NONE, TIE, WIN, Arbiter, faceoff_record
+from firmware.arbiter import ARMED, DECIDING, DONE, NONE, TIE, WIN, Arbiter, faceoff_record
 from firmware.modes.base import GameMode
 from firmware.ticks import ticks_add, ticks_diff
 
@@ -69,14 +69,20 @@ class Mode(GameMode):
             # Armed with no lockout's end to report, nothing is due: no poll's two calls.
             if arb.state != ARMED or arb.done_pending:
                 self._poll((tick_us - 1) & 0x3FFFFFFF)
-            tb = self.session.state.tiebreak  # self.game without the property's call
-            if tb and seat not in tb:  # not in the pending tie-breaker: it changes nothing
+            # not in the pending tie-breaker: it changes nothing (self.game without the
+            # property's call, and read twice only in a tie-breaker: a local less keeps
+            # this frame off the heap)
+            if self.session.state.tiebreak and seat not in self.session.state.tiebreak:
                 self.nope_seat(seat)
                 return
             deb = self.ctx.input.debouncer
             if deb.held_at_boot | deb.stuck | arb.ignored_mask:  # seldom: no calls otherwise
                 self._ignore_as_the_input_does()
-            arb.press(seat, tick_us)
+            if arb.press(seat, tick_us) and arb.state == DECIDING:
+                # a lone press's decision is known but for its window: its LEDs go out the
+                # moment the window ends, ahead of the pass that makes it (a second press,
+                # a tie in the making, cancels that)
+                self.ctx.leds.ahead(arb.lone, tick_us, arb.tie_window_us)
         else:
             self.arb.release(seat, tick_us)
 

@@ -124,9 +124,11 @@ class PicoBox:
             self.world.send({"t": "edge", "b": bit, "down": 1 if down else 0, "at_us": us})
         self.now_us()  # a round trip: the box has taken every edge before it answers
         wanted = {"edge at_us %d is in the past" % us for us, _, _ in edges}
-        late = [m["msg"] for m in self.messages if m.get("t") == "error" and m["msg"].split(" (")[0] in wanted]
+        late = [m["msg"] for m in self.messages
+                if m.get("t") == "error" and m["msg"].split(" (")[0] in wanted]
         if late:
-            raise AssertionError("%d of %d edges reached the box too late: %s" % (len(late), len(edges), late[0]))
+            raise AssertionError("%d of %d edges reached the box too late: %s"
+                                 % (len(late), len(edges), late[0]))
 
     def repl(self):
         """The board's raw REPL (stops the app, as mpremote does)."""

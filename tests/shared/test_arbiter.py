@@ -47,6 +47,33 @@ def test_single_press_wins_once_the_window_has_passed():
     assert arb.state == LOCKOUT
 
 
+def test_lone_names_the_only_press_while_deciding():
+    arb = Arbiter(4)
+    assert arb.lone == -1
+    arb.press(2, 5000)
+    assert arb.lone == 2  # WIN for seat 2 unless another press comes within the window
+    arb.press(1, 5000 + W)  # a tie in the making
+    assert arb.lone == -1 and arb.poll(5000 + W) == TIE
+    arb.poll(5000 + LOCK)  # the lockout's end
+    arb.press(0, 5000 + LOCK + 10)  # a tie-breaker's press by a player not in it: refused
+    assert arb.lone == -1 and arb.state == ARMED
+    arb.press(1, 5000 + LOCK + 20)
+    assert arb.lone == 1
+    assert arb.press(1, 5000 + LOCK + 30) is not None and arb.lone == 1  # the same seat again
+    # each way a face-off in progress is dropped forgets it
+    for drop in (lambda a: a.reset(), lambda a: a.restrict(0b11)):
+        arb = Arbiter(4)
+        arb.press(0, 100)
+        drop(arb)
+        assert arb.lone == -1 and arb.state == ARMED
+    arb = Arbiter(4)
+    arb.press(3, 100)
+    assert arb.poll(100 + W) == WIN and arb.undo()
+    assert arb.lone == -1
+    arb.press(2, 200)  # the face-off undone is open again
+    assert arb.lone == 2
+
+
 def test_a_press_alone_is_ranked_and_tied_alone_for_every_seat():
     for p in range(8):
         arb = Arbiter(8)

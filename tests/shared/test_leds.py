@@ -309,6 +309,65 @@ def test_a_decision_frame_comes_from_the_pattern_when_it_is_no_longer_the_first(
     assert px.shown[-1][1] == L.scaled(ROSTER[1], L.ARMED_LEVEL, 255)
 
 
+def test_a_frame_sent_ahead_is_the_decisions_first_and_is_not_sent_again():
+    px, leds = _frame_leds()
+    leds.ahead(5, 1000, 1000)
+    assert (leds.ahead_player, leds.ahead_at, leds.ahead_after) == (5, 1000, 1000)
+    sent = len(px.shown)
+    leds.show_ahead()
+    want = [(0, 0, 0)] * 8 + [BLUE]
+    want[5] = ROSTER[5]
+    assert px.shown[sent:] == [want] and leds.ahead_player == -1
+    leds.winner(5, 100)  # the decision it foresaw: its first tick sends nothing more
+    assert leds.tick(100) and len(px.shown) == sent + 1
+    assert leds.tick(101) and px.values == want  # the chain's buffer is brought up to it
+    leds.show_ahead()  # sent once: nothing is pending now
+    assert len(px.shown) == sent + 2
+
+
+def test_a_frame_ahead_is_cancelled_by_any_other_pattern_and_never_stands_for_another():
+    for other in (lambda leds: leds.armed(100), lambda leds: leds.tie(0b100001, 100),
+                  lambda leds: leds.winner(2, 100)):
+        px, leds = _frame_leds()
+        leds.ahead(5, 1000, 1000)
+        other(leds)
+        assert leds.ahead_player == -1
+        sent = len(px.shown)
+        leds.show_ahead()
+        assert len(px.shown) == sent
+    # sent, then a tie decided after all: the tie's first frame goes out as usual
+    px, leds = _frame_leds()
+    leds.ahead(0, 1000, 1000)
+    leds.show_ahead()
+    leds.tie(0b11, 100)
+    sent = len(px.shown)
+    assert leds.tick(100) and len(px.shown) == sent + 1
+    # sent, then another pattern wrote the chain: a later winner of the same seat is sent again
+    leds.winner(0, 200)
+    leds.tick(200)
+    leds.armed(300)
+    leds.tick(300)
+    leds.ahead(0, 5000, 1000)
+    leds.show_ahead()
+    leds.armed(400)
+    leds.tick(400)
+    sent = len(px.shown)
+    leds.winner(0, 500)
+    assert leds.tick(500) and len(px.shown) == sent + 1 and px.shown[-1][0] == ROSTER[0]
+
+
+def test_no_frame_ahead_without_a_chain_that_makes_frames_or_during_an_error_blink():
+    px, leds = _leds()
+    leds.ahead(3, 0, 1000)
+    assert leds.ahead_player == -1
+    px, leds = _frame_leds()
+    leds.error(100)
+    leds.ahead(3, 0, 1000)
+    sent = len(px.shown)
+    leds.show_ahead()
+    assert len(px.shown) == sent
+
+
 def test_decision_frames_follow_the_colours_and_the_status():
     px, leds = _frame_leds()
     leds.set_colours([GREEN] * 8)
