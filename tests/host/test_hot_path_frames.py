@@ -32,8 +32,8 @@ HOT = {
     "firmware/modes/anomia.py": ["on_player", "on_tick", "on_due", "_poll", "_decided"],
     "firmware/arbiter.py": ["press", "release", "poll", "due", "set_ignored", "_accepts", "_decide",
                             "_rank_all", "_find_ties", "_insert", "_rank", "_rearm"],
-    "firmware/leds.py": ["winner", "tie", "ahead", "show_ahead", "tick", "_players", "_only", "_store", "_status",
-                         "_set_mode", "_check_player", "_all_at", "_mask", "_seat", "_steady"],
+    "firmware/leds.py": ["winner", "tie", "ahead", "show_ahead", "tick", "_players", "_only", "_store",
+                         "_status", "_set_mode", "_check_player", "_all_at", "_mask", "_seat", "_steady"],
     "firmware/board_pico.py": ["__setitem__", "show"],
 }
 
