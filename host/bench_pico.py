@@ -52,6 +52,52 @@ def press_to_led(box, presses):
     return out, frames
 
 
+REDRAW_STEP_US = 9_000  # each press falls this much later into the scores' redraw
+REDRAW_PRESSES = 10
+
+
+def lit_seats(frame, players=PLAYERS):
+    """The players whose LED a "leds" frame lights."""
+    return [p for p in range(players) if frame["rgb"][p * 6:p * 6 + 6] != "000000"]
+
+
+def anomia_status(box):
+    """The Anomia mode's status on the box, the mode started first if another runs."""
+    with box.client() as dev:
+        st = dev.status()["status"]
+        if st["mode"] != "anomia":
+            dev.request("mode", name="anomia", options={"players": PLAYERS})
+            st = dev.status()["status"]
+    return st["mode_status"]
+
+
+def presses_into_redraws(box, presses=REDRAW_PRESSES):
+    """Face-offs whose press falls into the redraw of the scores, 1.5 s after the decision
+    before (the winner screen's end), each REDRAW_STEP_US later into it than the one before
+    (the mode already running). Returns (virtual us from each press to its winner's LED, or
+    None; how many presses saw an OLED frame end before their LED: those a redraw held)."""
+    from firmware.modes.anomia import SHOW_DECISION_MS
+
+    window = anomia_status(box)["tie_window_us"]
+    t = box.now_us() + 1_500_000
+    starts, edges = [], []
+    for i in range(presses):
+        p = i % PLAYERS
+        starts.append((t, p))
+        edges += [(t, p, True), (t + HOLD_US, p, False)]
+        t += window + SHOW_DECISION_MS * 1000 + i * REDRAW_STEP_US
+    box.edges_at(edges)
+    box.wait_for(lambda: box.now_us() > t, timeout=600, what="the face-offs")
+    frames = [m for m in box.messages if m.get("t") == "leds"]
+    oled_done = [m["us"] for m in box.messages if m.get("t") == "oled" and "us" in m]
+    lat, during = [], 0
+    for at, p in starts:
+        lit = [m["us"] for m in frames if m["us"] > at and lit_seats(m) == [p]]  # the winner's frame
+        lat.append(lit[0] - at if lit else None)
+        during += bool(lit) and any(at < done < lit[0] for done in oled_done)  # a redraw ended first
+    return lat, during
+
+
 IRQ_GAPS_US = (0, 1, 2, 5, 10, 25)  # presses this far apart, every ordered pair of PAIRS
 
 
@@ -105,6 +151,7 @@ def measure(presses=5):
                 st = dev.status()["status"]
             fig["mem_free_buzzer"] = st["mem_free"]
             fig["tie_window_us"] = st.get("mode_status", {}).get("tie_window_us")
+            fig["redraw_led_us"], fig["redraw_presses"] = presses_into_redraws(box)
         finally:
             box.stop()
     return fig
@@ -136,6 +183,12 @@ def rows(row, presses=5):
             statistics.median(lat) / 1000, max(lat) / 1000),
             "the frame's end on the data line; %d face-offs, tie window %s us: %.2f / %.2f ms past it"
             % (len(lat), f["tie_window_us"], statistics.median(past) / 1000, max(past) / 1000))
+    held = [t for t in f["redraw_led_us"] if t is not None]
+    if held:
+        row("%s: press during a screen redraw, to its LED (max)" % LABEL, "%.2f ms" % (max(held) / 1000),
+            "%d face-offs walking through the scores' redraw %d us apart, %d of them inside it; "
+            "the redraw (Python drawing, then I2C) holds the CPU" % (
+                len(f["redraw_led_us"]), REDRAW_STEP_US, f["redraw_presses"]))
     row("%s: NeoPixel refresh, interrupts off" % LABEL, "%d us" % f["neopixel_write_us"],
         "9 LEDs, first rise to last fall on the data line")
     bench_pico_capture.rows(row, LABEL, f["capture"])

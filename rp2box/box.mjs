@@ -64,9 +64,11 @@ board.onLeds = (rgb) => send({
   t: 'leds', rgb, us: Math.floor(board.frameNs[1] / 1000),
   write_us: Math.round((board.frameNs[1] - board.frameNs[0]) / 1000),
 });
+// us: the virtual microsecond the frame's last transfer ended
 board.onFrame = (ram, on) => {
   const w = board.oled.width, h = board.oled.pages * 8;
-  send({ t: 'oled', w, h, fb: Buffer.from(on ? ram : new Uint8Array(ram.length)).toString('base64'), lines: [] });
+  send({ t: 'oled', w, h, fb: Buffer.from(on ? ram : new Uint8Array(ram.length)).toString('base64'), lines: [],
+    us: Math.floor(pico.nanos / 1000) });
 };
 board.onTone = (f, duty) => send({ t: 'tone', f, duty });
 // ---- power cuts
