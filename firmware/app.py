@@ -42,7 +42,11 @@ TIMED_PASS_MS = 5
 # left to the timed passes, so the input task keeps waking for every edge meanwhile.
 # A wait this short is spent on the clock, not in asyncio: a yield would run another whole
 # pass first (~0.6 ms on a Pico) and decide that much late.
-SPIN_US = 1000
+SPIN_US = 2000
+# A longer wait is slept through asyncio to this long before the decision's time, the last
+# part then on the clock: another task's turn when the sleep ends (an LED write, a sound
+# step) must not make the decision late.
+WAKE_EARLY_US = 1000
 DUE_SOON_US = 60000  # above the longest tie window a mode allows (50 ms)
 LED_PERIOD_MS = 20
 SOUND_PERIOD_MS = 10
@@ -529,7 +533,7 @@ class App:
 
     def _spin_until(self, now_us, wait_us):
         """Hold the CPU until wait_us after now_us on the input task's clock (less the capture
-        lag, as _input_pass reads it): the last part of a wait below 1 ms. An asyncio yield
+        lag, as _input_pass reads it): the last part of a wait below SPIN_US. An asyncio yield
         there would run another whole pass (~0.6 ms on a Pico) and decide that much late."""
         board = self.board
         due = ticks_add(now_us, wait_us + board.capture_lag_us)
@@ -539,9 +543,9 @@ class App:
             pass
 
     def _pass_until_due(self):
-        """An input pass; then while the mode's next decision falls due within 1 ms, the
+        """An input pass; then while the mode's next decision falls due within SPIN_US, the
         wait on the clock and another pass. Returns _due_soon_us after the last pass: the
-        wait (>= 1 ms, or 0: due and still not decided) the caller may leave to asyncio."""
+        wait (>= SPIN_US, or 0: due and still not decided) the caller may leave to asyncio."""
         now_us = self._input_pass()
         wait_us = self._due_soon_us(now_us)
         while 0 < wait_us < SPIN_US:
@@ -562,8 +566,9 @@ class App:
             try:
                 wait_us = self._pass_until_due()
                 while wait_us >= 0:
-                    # whole ms; 0: due and still not decided, the other tasks run first
-                    await asyncio.sleep_ms(wait_us // 1000)
+                    # whole ms, waking WAKE_EARLY_US before; 0: due and still not decided,
+                    # the other tasks run first
+                    await asyncio.sleep_ms((wait_us - WAKE_EARLY_US) // 1000 if wait_us else 0)
                     wait_us = self._pass_until_due()
             except Exception as e:  # noqa: BLE001 - input must survive a failing mode
                 self.mode_failed(e)
@@ -583,7 +588,7 @@ class App:
 
     async def _periodic(self, period_ms, work=None):
         """work(now_ms) every period_ms (None: the timed input pass). Input that waits in the
-        ring is taken first, by whichever task runs, with a decision it makes due within 1 ms:
+        ring is taken first, by whichever task runs, with a decision it makes due within SPIN_US:
         asyncio runs the task due first, and a press must not wait for this task's turn and
         then for the input task's (a task switch costs ~0.3 ms on a Pico)."""
         import asyncio

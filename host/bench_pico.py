@@ -29,10 +29,14 @@ FIRST_PRESS_US = 302_300  # after the mode's start
 HOLD_US = 100_000
 
 
-def press_to_led(box, presses):
-    """Virtual us from each press to the first LED frame lighting the winner's LED."""
+def press_to_led(box, presses, window_us=None):
+    """Virtual us from each press to the first LED frame lighting the winner's LED (a new
+    game, with the tie window given, else the setting's)."""
+    options = {"players": PLAYERS}
+    if window_us is not None:
+        options["tie_window_us"] = window_us
     with box.client() as dev:
-        dev.request("mode", name="anomia", options={"players": PLAYERS})
+        dev.request("mode", name="anomia", options=options)
     box.pump(0.5)
     t0 = box.now_us() + FIRST_PRESS_US
     edges = []
