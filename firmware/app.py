@@ -573,19 +573,6 @@ class App:
             except Exception as e:  # noqa: BLE001 - input must survive a failing mode
                 self.mode_failed(e)
 
-    def _scheduled_passes(self):
-        """A generator resumed (send) by firmware.input_wake for a press that came while
-        asyncio had nothing to run: the input task's work, a pass and a wait on the clock for
-        a decision due within SPIN_US (a later one is the task's, which the same push woke).
-        The try is in a generator, whose frame is made once: in a function, it and the
-        exception's name would put the frame on the heap at every call."""
-        while True:
-            yield
-            try:
-                self._pass_until_due()
-            except Exception as e:  # noqa: BLE001 - input must survive a failing mode
-                self.mode_failed(e)
-
     async def _periodic(self, period_ms, work=None):
         """work(now_ms) every period_ms (None: the timed input pass). Input that waits in the
         ring is taken first, by whichever task runs, with a decision it makes due within SPIN_US:
@@ -642,14 +629,7 @@ class App:
         import asyncio
 
         self._stop = asyncio.Event()
-        import micropython
-
-        from firmware.input_wake import input_wake, watch_idle
-
-        passes = self._scheduled_passes()
-        next(passes)  # to its first yield
-        self._wake = input_wake(asyncio, passes.send, micropython.schedule)
-        unwatch = watch_idle(asyncio.core._io_queue, self._wake)
+        self._wake = asyncio.ThreadSafeFlag()
         self.board.ring.wake = self._wake
         self._wake.set()  # a first pass for what the capture pushed before the tasks ran
         tasks = [
@@ -668,7 +648,6 @@ class App:
         self.mem_free_boot = gc.mem_free()
         self.emit("ready", {"board": self.board_name, "mem_free": self.mem_free_boot})
         await self._stop.wait()
-        unwatch()
         for t in tasks:
             t.cancel()
 

@@ -25,7 +25,6 @@ HOT = {
                             "_emit", "_mark_up", "_confirm_up", "_release", "_check_stuck",
                             "ignored", "_on_edge"],
     "firmware/ticks.py": ["ticks_diff", "ticks_add", "ticks_us"],
-    "firmware/input_wake.py": ["set", "scheduled", "idle_wait"],
     "firmware/app.py": ["_input_pass", "_drain", "_clock_again", "_take_events", "on_button",
                         "_due_soon_us", "_spin_until", "_pass_until_due", "_show_ahead", "_wait_ahead"],
     "firmware/app_parts.py": ["now_us", "ignored", "now_ms"],
