@@ -43,10 +43,6 @@ TIMED_PASS_MS = 5
 # A wait this short is spent on the clock, not in asyncio: a yield would run another whole
 # pass first (~0.6 ms on a Pico) and decide that much late.
 SPIN_US = 2000
-# A longer wait is slept through asyncio to this long before the decision's time, the last
-# part then on the clock: another task's turn when the sleep ends (an LED write, a sound
-# step) must not make the decision late.
-WAKE_EARLY_US = 1000
 DUE_SOON_US = 60000  # above the longest tie window a mode allows (50 ms)
 LED_PERIOD_MS = 20
 SOUND_PERIOD_MS = 10
@@ -489,28 +485,17 @@ class App:
         the decision (the mode's tick, right after), so the decision's first sign does not
         wait for it. Every edge stamped up to now_us is fed by then; returns the pass's now."""
         leds = self.leds
-        wait = leds.ahead_after - ((now_us - leds.ahead_at) & TICKS_MASK)  # ticks_diff written out
-        if wait > 0:
+        wait = (leds.ahead_due - now_us) & TICKS_MASK  # ticks_diff written out
+        if 0 < wait < TICKS_HALF:  # not due yet
             if wait > SPIN_US or not self.board.clock_moves():
                 return now_us  # a later pass's
-            later = self._wait_ahead(now_us, wait)
-            if later < 0:
+            self._spin_until(now_us, wait)
+            later = self._clock_again(now_us)
+            if later == now_us:
                 return now_us  # a press came while waiting: the pass decides with it
             now_us = later
         leds.show_ahead()
         return now_us
-
-    def _wait_ahead(self, now_us, wait_us):
-        """_show_ahead's wait (its own method, see _drain): the clock after it, or -1 when
-        the capture pushed something meanwhile."""
-        self._spin_until(now_us, wait_us)
-        board = self.board
-        later = (board.now_us() - board.capture_lag_us) & TICKS_MASK  # as _input_pass reads it
-        ring = board.ring
-        if ring._r != ring._w:
-            return -1
-        self.input.at_us = later
-        return later
 
     def _take_events(self):
         deb = self.debouncer
@@ -566,9 +551,11 @@ class App:
             try:
                 wait_us = self._pass_until_due()
                 while wait_us >= 0:
-                    # whole ms, waking WAKE_EARLY_US before; 0: due and still not decided,
-                    # the other tasks run first
-                    await asyncio.sleep_ms((wait_us - WAKE_EARLY_US) // 1000 if wait_us else 0)
+                    # whole ms, waking SPIN_US / 2 before the decision's time, the last part
+                    # then on the clock: another task's turn when the sleep ends (an LED
+                    # write, a sound step) must not make it late; 0: due and still not
+                    # decided, the other tasks run first
+                    await asyncio.sleep_ms((wait_us - SPIN_US // 2) // 1000 if wait_us else 0)
                     wait_us = self._pass_until_due()
             except Exception as e:  # noqa: BLE001 - input must survive a failing mode
                 self.mode_failed(e)

@@ -97,8 +97,7 @@ class Leds:
         self._solo_next = -1  # the player whose frame the next tick sends as it is
         # ahead(): a winner frame due at a us tick (the press's, plus its window)
         self.ahead_player = -1
-        self.ahead_at = 0
-        self.ahead_after = 0
+        self.ahead_due = 0
         self._sent_ahead = -1  # the player whose frame show_ahead() sent: the tick need not
         # The chain shows a steady pattern's frame: ticks have nothing to do until a pattern,
         # a colour, the status or an error blink changes (the LED task's ticks then cost next
@@ -197,15 +196,14 @@ class Leds:
         self._solo_next = player
         self._still = False
 
-    def ahead(self, player, at_us, after_us):
-        """winner(player)'s first frame is due after_us after the us tick at_us, unless
-        something else comes first (player -1: nothing is). The app's input pass sends it
+    def ahead(self, player, due):
+        """winner(player)'s first frame is due at the us tick `due`, unless something else
+        comes first (player -1: nothing is). The app's input pass sends it
         (show_ahead) the moment that time comes, before the Python that makes the decision
         runs (~0.4 ms on a Pico): the decision's first sign does not wait for it. Then
         winner(player) and its tick send nothing more; any other pattern cancels it."""
         self.ahead_player = player if self._solo is not None else -1
-        self.ahead_at = at_us
-        self.ahead_after = after_us
+        self.ahead_due = due
 
     def show_ahead(self):
         """Send the frame ahead() named, now."""

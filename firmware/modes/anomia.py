@@ -82,7 +82,7 @@ class Mode(GameMode):
                 # a lone press's decision is known but for its window: its LEDs go out the
                 # moment the window ends, ahead of the pass that makes it (a second press,
                 # a tie in the making, cancels that)
-                self.ctx.leds.ahead(arb.lone, tick_us, arb.tie_window_us)
+                self.ctx.leds.ahead(arb.lone, arb.due())
         else:
             self.arb.release(seat, tick_us)
 

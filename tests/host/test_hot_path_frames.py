@@ -26,7 +26,7 @@ HOT = {
                             "ignored", "_on_edge"],
     "firmware/ticks.py": ["ticks_diff", "ticks_add", "ticks_us"],
     "firmware/app.py": ["_input_pass", "_drain", "_clock_again", "_take_events", "on_button",
-                        "_due_soon_us", "_spin_until", "_pass_until_due", "_show_ahead", "_wait_ahead"],
+                        "_due_soon_us", "_spin_until", "_pass_until_due", "_show_ahead"],
     "firmware/app_parts.py": ["now_us", "ignored", "now_ms"],
     "firmware/modes/base.py": ["on_button", "tick", "due_us", "game"],
     "firmware/modes/anomia.py": ["on_player", "on_tick", "on_due", "_poll", "_decided"],

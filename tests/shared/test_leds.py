@@ -311,8 +311,8 @@ def test_a_decision_frame_comes_from_the_pattern_when_it_is_no_longer_the_first(
 
 def test_a_frame_sent_ahead_is_the_decisions_first_and_is_not_sent_again():
     px, leds = _frame_leds()
-    leds.ahead(5, 1000, 1000)
-    assert (leds.ahead_player, leds.ahead_at, leds.ahead_after) == (5, 1000, 1000)
+    leds.ahead(5, 2000)
+    assert (leds.ahead_player, leds.ahead_due) == (5, 2000)
     sent = len(px.shown)
     leds.show_ahead()
     want = [(0, 0, 0)] * 8 + [BLUE]
@@ -329,7 +329,7 @@ def test_a_frame_ahead_is_cancelled_by_any_other_pattern_and_never_stands_for_an
     for other in (lambda leds: leds.armed(100), lambda leds: leds.tie(0b100001, 100),
                   lambda leds: leds.winner(2, 100)):
         px, leds = _frame_leds()
-        leds.ahead(5, 1000, 1000)
+        leds.ahead(5, 2000)
         other(leds)
         assert leds.ahead_player == -1
         sent = len(px.shown)
@@ -337,7 +337,7 @@ def test_a_frame_ahead_is_cancelled_by_any_other_pattern_and_never_stands_for_an
         assert len(px.shown) == sent
     # sent, then a tie decided after all: the tie's first frame goes out as usual
     px, leds = _frame_leds()
-    leds.ahead(0, 1000, 1000)
+    leds.ahead(0, 2000)
     leds.show_ahead()
     leds.tie(0b11, 100)
     sent = len(px.shown)
@@ -347,7 +347,7 @@ def test_a_frame_ahead_is_cancelled_by_any_other_pattern_and_never_stands_for_an
     leds.tick(200)
     leds.armed(300)
     leds.tick(300)
-    leds.ahead(0, 5000, 1000)
+    leds.ahead(0, 6000)
     leds.show_ahead()
     leds.armed(400)
     leds.tick(400)
@@ -358,11 +358,11 @@ def test_a_frame_ahead_is_cancelled_by_any_other_pattern_and_never_stands_for_an
 
 def test_no_frame_ahead_without_a_chain_that_makes_frames_or_during_an_error_blink():
     px, leds = _leds()
-    leds.ahead(3, 0, 1000)
+    leds.ahead(3, 1000)
     assert leds.ahead_player == -1
     px, leds = _frame_leds()
     leds.error(100)
-    leds.ahead(3, 0, 1000)
+    leds.ahead(3, 1000)
     sent = len(px.shown)
     leds.show_ahead()
     assert len(px.shown) == sent
