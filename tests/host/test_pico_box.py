@@ -252,12 +252,11 @@ def test_a_bounce_storm_with_a_late_drain_keeps_the_held_press_on_the_real_pio(b
         assert [m for m, _ in snaps[:-2]] == [1 - i % 2 for i in range(RX_DEPTH)], snaps
 
 
-# Past the tie window, on the emulated RP2040 (measured 0.40-0.52 ms, median ~0.48 ms, the
-# slowest of 16 presses 0.62 ms): ~0.02 ms to the PIO IRQ, ~0.3 ms to the press's pass (run
-# from micropython.schedule when asyncio had nothing to run: firmware/input_wake.py), ~0.6
-# ms for that pass through the debouncer, the mode and the arbiter; then, the window's end
-# on the clock (plus the capture's 25 us lag) or, when the pass took longer, at once, the
-# winner's frame made in advance (Leds.ahead, sent before the Python that makes the
+# Past the tie window, on the emulated RP2040 (measured 0.43-0.69 ms over 16 presses, median
+# ~0.57 ms): ~0.02 ms to the PIO IRQ, ~0.45 ms for asyncio to wake the input task, ~0.6 ms
+# for the press's pass through the debouncer, the mode and the arbiter; then, the window's
+# end on the clock (plus the capture's 25 us lag) or, when the pass took longer, at once,
+# the winner's frame made in advance (Leds.ahead, sent before the Python that makes the
 # decision) and 0.27 ms on the data line. A press that comes during another task's work is
 # taken when that work ends, before the task yields. Sending the frame from the decision
 # instead (before Leds.ahead) gave 0.65-0.94 ms, up to 1.18 ms when a timer task's turn fell
