@@ -48,6 +48,14 @@ def image_processes(image):
     return pids
 
 
+def _ctrl_c_as_in_a_terminal():
+    """In the child before it starts: SIGINT and SIGQUIT as a terminal gives them. A test run
+    started in the background (`make test &`) has them ignored, and the sim would inherit
+    that and never see the SIGINT a test sends it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 class Sim:
     """A headless virtual device as a child process; stop() closes its stdin (its quit signal)."""
 
@@ -56,7 +64,8 @@ class Sim:
         self.started = time.monotonic()
         self.proc = subprocess.Popen(sim_command(image, *extra), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     cwd=ROOT, env=sim_env(self.image.parent), text=True)
+                                     cwd=ROOT, env=sim_env(self.image.parent), text=True,
+                                     preexec_fn=_ctrl_c_as_in_a_terminal)
         self.first_line = self.read_line(READY_TIMEOUT_S)
         self.line_at = time.monotonic()
         assert self.first_line.startswith("serial: "), (self.first_line, self.proc.stderr.read())
