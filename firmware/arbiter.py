@@ -243,16 +243,12 @@ class Arbiter:
 
     def _decide(self):
         first = self._first
-        pressed = self._pressed
-        if pressed & (pressed - 1):
-            self._rank_all(first, pressed)
+        p = self.lone
+        if p < 0:
+            self._rank_all(first, self._pressed)
         else:
             # One player pressed, the usual face-off: what _rank_all finds, without its loops
             # and calls (a call less on the path to the winner's LED, too)
-            p = 0
-            while pressed > 1:
-                pressed >>= 1
-                p += 1
             self.ranked[0] = self.tied[0] = p
             self.rank_gap[0] = 0
             self.n_ranked = self.n_tied = 1

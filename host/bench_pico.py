@@ -50,7 +50,7 @@ def press_to_led(box, presses, window_us=None):
     for i in range(presses):
         t = t0 + i * FACEOFF_EVERY_US
         p = i % PLAYERS
-        lit = [m for m in frames if m["us"] > t and m["rgb"][p * 6:p * 6 + 6] != "000000"]
+        lit = [m for m in frames if m["us"] > t and p in lit_seats(m)]
         if lit:
             out.append(lit[0]["us"] - t)
     return out, frames
