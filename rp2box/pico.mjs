@@ -1,6 +1,7 @@
 // The emulated RP2040 (rp2040js) with what a stock rp2040js lacks for MicroPython's rp2 port:
-//  - flash erase/program, by intercepting the boot ROM's flash_range_erase/_program, so
-//    littlefs works on the 2 MB flash (which the caller persists);
+//  - a boot ROM (bootrom.mjs: this project's model of the RP2040's, its functions run in
+//    JavaScript), whose reset enters the UF2's boot2; its flash_range_erase/_program write
+//    the 2 MB flash, so littlefs works there (the caller persists it);
 //  - PIO stepped in lock-step with the CPU clock, honouring the clock divider and delays
 //    (stock rp2040js runs PIO from setTimeout, unrelated to virtual time);
 //  - a USB CDC host that holds the device's OUT read until it has data (no empty polls)
@@ -11,13 +12,10 @@
 // Virtual time: time.ticks_us() on the device equals clock.nanos / 1000 exactly.
 import fs from 'fs';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
-import { bootromB1 } from './bootrom-b1.mjs';
+import { RomFunctions } from './bootrom.mjs';
 
 export const FLASH_START = 0x10000000;
 export const FLASH_SIZE = 2 * 1024 * 1024;
-// Boot ROM B1 function addresses (thumb bit cleared) of 'RE' and 'RP'.
-const ROM_FLASH_RANGE_ERASE = 0x237c;
-const ROM_FLASH_RANGE_PROGRAM = 0x23c4;
 // warp(): at most 2**28 us per step (a quarter of the 2**30 us ticks_us() period; the unix
 // box walks a long pause in the same steps), and 20 ms of ordinary running (the LED task's
 // period) between two steps
@@ -56,6 +54,8 @@ export class Pico {
     this.flashLog = []; // the last FLASH_LOG ops: [kind, addr, count]
     this.powerCut = false; // the CPU stops at once; powerOn() starts the chip again
     this.hostQueue = [];
+    this.halted = null; // why the chip stopped for good (the USB bootloader, a fault in the ROM)
+    this.rom = new RomFunctions(); // its call counts (rom.calls) run on across chip resets
     this.warpedNs = 0; // virtual time skipped by warp() in all (not paced to wall time)
     const image = new Uint8Array(FLASH_SIZE).fill(0xff);
     if (flash) image.set(flash.subarray(0, FLASH_SIZE));
@@ -68,7 +68,8 @@ export class Pico {
     this.mcu = this.sim.rp2040;
     this.clock = this.sim.clock;
     this.core = this.mcu.core;
-    this.mcu.loadBootrom(bootromB1);
+    this.mcu.loadBootrom(this.rom.image); // the core's reset reads its vectors
+    this.mcu.onBreak = (n) => this.halt(`bkpt #${n} at ${(this.core.PC >>> 0).toString(16)}`);
     this.mcu.logger = new ConsoleLogger(this.logLevel);
     this.mcu.flash.set(flashData, 0);
     this._resetReq = false;
@@ -92,7 +93,6 @@ export class Pico {
     for (const pio of this.mcu.pio) pio.run = () => {}; // stepped from runFor instead
     this._watchPIO();
     this._listPIO();
-    this.core.PC = FLASH_START; // boot2 at the start of flash
   }
 
   get flash() { return this.mcu.flash.subarray(0, FLASH_SIZE); }
@@ -154,22 +154,21 @@ export class Pico {
     return true;
   }
 
-  _flashOp(pc) {
-    const r = this.core.registers;
+  // The ROM's flash_range_erase and flash_range_program (addr: an offset into the flash).
+  // False when the op never returns: a power cut inside or right after it.
+  flashErase(addr, count) { return this._flashOp('erase', addr >>> 0, count >>> 0, 0); }
+  flashProgram(addr, src, count) { return this._flashOp('program', addr >>> 0, count >>> 0, src >>> 0); }
+
+  _flashOp(kind, addr, count, src) {
     const { mcu } = this;
-    const erase = pc === ROM_FLASH_RANGE_ERASE;
-    const addr = r[0] >>> 0;
-    const count = (erase ? r[1] : r[2]) >>> 0;
-    const kind = erase ? 'erase' : 'program';
     const cut = this.flashCut ? this.flashCut(kind, addr, count) : null;
     if (this.flashLog.push([kind, addr, count]) > FLASH_LOG) this.flashLog.shift();
     // a cut op reaches the flash only in part, from its start: a model of an interrupted
     // erase or page program (on silicon the bits left are less orderly)
     const n = cut === null ? count : Math.max(0, Math.min(cut, count));
-    if (erase) {
+    if (kind === 'erase') {
       mcu.flash.fill(0xff, addr, addr + n);
     } else {
-      const src = r[1] >>> 0;
       for (let i = 0; i < n; i++) mcu.flash[addr + i] &= mcu.readUint8(src + i); // NOR: 1 -> 0 only
     }
     this.flashOps[kind]++;
@@ -177,9 +176,14 @@ export class Pico {
     if (cut !== null) {
       this.powerCut = true; // the op never returns
       this.lastCut = { kind, addr, count, applied: n };
-      return;
+      return false;
     }
-    this.core.PC = this.core.LR & ~1; // return to the caller
+    return true;
+  }
+
+  // The chip stops for good (runFor returns at once from now on), saying why.
+  halt(message) {
+    if (!this.halted) this.halted = message;
   }
 
   // The power back after a cut: a new chip from this flash (default: as the cut left it).
@@ -250,10 +254,11 @@ export class Pico {
   // Returns true if stop() ended it. A power cut (flashCut, or powerCut set) ends it at once.
   runFor(nanos, stop = null) {
     let { core, clock, mcu } = this;
+    const { rom } = this;
     let end = clock.nanos + nanos;
     let cnt = 0;
     while (clock.nanos < end) {
-      if (this.powerCut) return true;
+      if (this.powerCut || this.halted) return true;
       if (this._resetReq) {
         const left = end - clock.nanos;
         this.hardReset();
@@ -288,9 +293,8 @@ export class Pico {
           cnt += 50;
         }
       } else {
-        const pc = core.PC;
-        if (pc === ROM_FLASH_RANGE_ERASE || pc === ROM_FLASH_RANGE_PROGRAM) { this._flashOp(pc); continue; }
-        const cycles = core.executeInstruction();
+        const stub = rom.stubAt(core.PC);
+        const cycles = stub < 0 ? core.executeInstruction() : rom.call(stub, core, mcu, this);
         clock.tick(cycles * cycleNs);
         this._advancePIO(cycles);
         cnt++;
