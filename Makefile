@@ -14,7 +14,7 @@ RP2_CODE := firmware/board_pico.py firmware/pio_capture.py
 RP2_STUBS := .venv/rp2-stubs
 RP2_STUB_MODULES := machine.pyi micropython.pyi neopixel.pyi vfs.pyi rp2 _mpy_shed
 
-.PHONY: all run test lint bench flash clean
+.PHONY: all run test lint bench flash clean pico
 
 all: test
 
@@ -37,6 +37,11 @@ $(RP2JS): rp2box/package.json rp2box/package-lock.json
 run: $(STAMP)
 	.venv/bin/tablemate sim
 
+# What `tablemate sim --board pico --firmware UF2` needs beside the .venv: rp2040js.
+pico: $(STAMP) $(RP2JS)
+	@echo "the emulated Pico is ready: .venv/bin/tablemate sim --board pico --firmware RPI_PICO.uf2"
+
+
 # The tests that boot the emulated Pico: mostly node's CPU while the rest mostly wait on
 # pipes and sleeps, so the two halves run side by side on two cores.
 PICO_TESTS := tests/host/test_pico_box.py tests/host/test_pico_scripts.py
@@ -51,7 +56,7 @@ test: $(STAMP) $(RP2_STUBS) $(RP2JS)
 	echo "== mpy-cross (every device file)"; \
 	$(PY) -m host.device_files --compile-check || failed="$$failed mpy-cross"; \
 	echo "== pytest (CPython; the emulated Pico's tests alongside, in a process of their own)"; \
-	$(PY) -m pytest -p no:cacheprovider $(PICO_TESTS) > .venv/pytest-pico.log 2>&1 & pico=$$!; \
+	$(PY) -m pytest -p no:cacheprovider -rs $(PICO_TESTS) > .venv/pytest-pico.log 2>&1 & pico=$$!; \
 	$(PY) -m pytest -p no:cacheprovider --durations=12 $(PICO_TESTS:%=--ignore=%) | tee .venv/pytest.log \
 		|| failed="$$failed pytest"; \
 	echo "== pytest (CPython, the emulated Pico)"; \
@@ -61,6 +66,7 @@ test: $(STAMP) $(RP2_STUBS) $(RP2JS)
 	echo "== summary"; \
 	echo "cpython:     $$(tail -n 1 .venv/pytest.log)"; \
 	echo "pico:        $$(tail -n 1 .venv/pytest-pico.log)"; \
+	grep -m 1 -o "emulated Pico not run: .*" .venv/pytest-pico.log || true; \
 	tail -n 1 .venv/mpytest.log; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed"; exit 1; fi
 

@@ -12,6 +12,7 @@ Counts can be changed with flags.
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -256,12 +257,15 @@ def main(argv=None):
 
     from host import bench_pico, rp2box
 
-    if shutil.which("node") and (rp2box.RP2BOX / "node_modules" / "rp2040js").is_dir():
-        bench_pico.storage_rows(row, args.pico_records)
-        bench_pico.rows(row)
-    else:
+    if not (shutil.which("node") and (rp2box.RP2BOX / "node_modules" / "rp2040js").is_dir()):
         row("%s rows" % bench_pico.LABEL, "not run",
             "needs node and rp2box/node_modules (make test installs them)")
+    elif not os.environ.get(rp2box.UF2_ENV):
+        row("%s rows" % bench_pico.LABEL, "not run",
+            "set $%s to the official RPI_PICO UF2 (micropython.org/download/RPI_PICO/)" % rp2box.UF2_ENV)
+    else:
+        bench_pico.storage_rows(row, args.pico_records)
+        bench_pico.rows(row)
     return 0
 
 

@@ -10,6 +10,7 @@ prepare_pico_image() writes the flash image that `--fresh` starts from: the file
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -25,7 +26,6 @@ BOX_JS = RP2BOX / "box.mjs"
 MAKE_FS = RP2BOX / "make_fs.py"
 BOARDS_JSON = ROOT / "hardware" / "boards.json"
 PROFILE = "pico"
-UF2_NAME = "micropython-v1.28.0-RPI_PICO.uf2"
 UF2_ENV = "TABLEMATE_PICO_UF2"
 # sys.implementation._mpy of MicroPython 1.28 on the RPI_PICO board: .mpy v6.3, armv6m.
 PICO_MPY = 6 | 3 << 8 | 4 << 10
@@ -40,36 +40,67 @@ def default_image_path():
 
 
 UF2_MAGICS = ((0, 0x0A324655), (4, 0x9E5D5157), (508, 0x0AB16F30))  # a UF2 block's three marks
+UF2_FAMILY_PRESENT = 0x2000  # flags: word 28 holds the family id
+RP2040_FAMILY = 0xE48BFF56
+# The MicroPython versions this project's emulated Pico is checked with (the firmware's
+# build string carries the version and the board's name).
+SUPPORTED_VERSIONS = ("1.28",)
+PICO_BOARD_MARK = b"Raspberry Pi Pico with RP2040"
+UF2_HELP = ("the official RPI_PICO UF2 from MicroPython's download page for the Raspberry Pi "
+            "Pico (micropython.org/download/RPI_PICO/)")
 
 
-def is_uf2(path):
-    """True when the file starts with a whole UF2 block (its start and end marks)."""
-    with open(path, "rb") as f:
-        block = f.read(512)
-    return len(block) == 512 and all(int.from_bytes(block[at:at + 4], "little") == magic
-                                     for at, magic in UF2_MAGICS)
+def uf2_payload(path):
+    """(the bytes the blocks write, in block order, or None when a block is malformed;
+    the family ids the blocks name)."""
+    data = Path(path).read_bytes()
+    out, families = [], set()
+    for off in range(0, len(data) - 511, 512):
+        block = data[off:off + 512]
+        if not all(int.from_bytes(block[at:at + 4], "little") == magic for at, magic in UF2_MAGICS):
+            return None, families
+        flags, size = int.from_bytes(block[8:12], "little"), int.from_bytes(block[16:20], "little")
+        if flags & UF2_FAMILY_PRESENT:
+            families.add(int.from_bytes(block[28:32], "little"))
+        out.append(block[32:32 + min(size, 476)])
+    return (b"".join(out) if out else None), families
+
+
+def uf2_problem(path):
+    """What is wrong with the file as the emulated Pico's firmware, in words, or None."""
+    payload, families = uf2_payload(path)
+    if payload is None:
+        return "not a UF2 file"
+    if families != {RP2040_FAMILY}:
+        seen = ", ".join("0x%08x" % f for f in sorted(families))
+        return "a UF2 for another chip (family %s), not the RP2040" % seen
+    m = re.search(rb"MicroPython v(\d+\.\d+)\.\d+", payload)
+    if m is None:
+        return "an RP2040 UF2 but not MicroPython"
+    if PICO_BOARD_MARK not in payload:
+        return "MicroPython for another RP2040 board, not the RPI_PICO"
+    version = m.group(1).decode()
+    if version not in SUPPORTED_VERSIONS:
+        return "MicroPython v%s; the emulated Pico is checked with v%s" % (
+            version, ", v".join(SUPPORTED_VERSIONS))
+    return None
 
 
 def find_uf2(path=None):
-    """The firmware file: --firmware, then $TABLEMATE_PICO_UF2, then the one in rp2box/,
-    then ../shared/rp2/ beside the checkout."""
+    """The firmware file the user gives: --firmware, else $TABLEMATE_PICO_UF2."""
     if path:
-        candidates = [(Path(path), "--firmware")]
+        p, named = Path(path), "--firmware"
     elif os.environ.get(UF2_ENV):
-        candidates = [(Path(os.environ[UF2_ENV]), "$" + UF2_ENV)]
+        p, named = Path(os.environ[UF2_ENV]), "$" + UF2_ENV
     else:
-        candidates = [(RP2BOX / UF2_NAME, None), (ROOT.parent / "shared" / "rp2" / UF2_NAME, None)]
-    for p, named in candidates:
-        if p.is_file():
-            if not is_uf2(p):
-                raise CliError("%s: not a UF2 file (%s): the emulated Pico boots MicroPython's "
-                               "RPI_PICO .uf2" % (p, named or "the firmware found"), 1)
-            return p.resolve()
-    named = candidates[0][1]
-    if named:
-        raise CliError("%s: no such UF2 file (%s)" % (candidates[0][0], named), 1)
-    raise CliError("no MicroPython UF2 for the emulated Pico: download the official RPI_PICO v1.28.0 "
-                   "UF2 from micropython.org and pass it with --firmware or $%s" % UF2_ENV, 1)
+        raise CliError("the emulated Pico boots MicroPython's own build: pass %s with --firmware "
+                       "or $%s" % (UF2_HELP, UF2_ENV), 1)
+    if not p.is_file():
+        raise CliError("%s: no such UF2 file (%s)" % (p, named), 1)
+    problem = uf2_problem(p)
+    if problem:
+        raise CliError("%s: %s (%s): the emulated Pico needs %s" % (p, problem, named, UF2_HELP), 1)
+    return p.resolve()
 
 
 def node_path():
@@ -77,7 +108,7 @@ def node_path():
     if node is None:
         raise CliError("the emulated Pico needs node (Debian: apt install nodejs npm)", 1)
     if not (RP2BOX / "node_modules" / "rp2040js").is_dir():
-        raise CliError("rp2040js is not installed: run make (it runs npm ci in rp2box/)", 1)
+        raise CliError("rp2040js is not installed: run make pico (it runs npm ci in rp2box/)", 1)
     return node
 
 

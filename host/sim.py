@@ -41,7 +41,7 @@ def add_parser(subparsers):
                    help="sim: the firmware on the MicroPython unix port (default); pico: on MicroPython's "
                    "own RPI_PICO build in an emulated RP2040 (rp2040js, needs node)")
     p.add_argument("--firmware", type=Path, help="with --board pico: the MicroPython RPI_PICO UF2 "
-                   "(default: $%s, then the one in rp2box/)" % rp2box.UF2_ENV)
+                   "(default: $%s; the official download for the Raspberry Pi Pico)" % rp2box.UF2_ENV)
     p.add_argument("--capture", choices=CAPTURE_METHODS, help="with --board pico: the button capture path "
                    "(default pio: the PIO program; irq: the pin IRQs), kept in the box's config.json; it is "
                    "written with a new image (a script's own box, --fresh or the first start)")

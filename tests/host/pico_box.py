@@ -5,6 +5,7 @@ PicoBox wraps host.rp2box.PicoDevice: the serial pty (port), the world channel (
 buttons in, LEDs/OLED/piezo out) and helpers that wait for conditions, never for time.
 """
 
+import os
 import shutil
 import time
 
@@ -19,9 +20,18 @@ TIMEOUT_SCALE = 15
 READY_TIMEOUT_S = rp2box.READY_TIMEOUT_S
 
 
+# The one line a run without the user's UF2 prints for each test it skips (make test's
+# summary repeats it): the repository holds no MicroPython build.
+NO_UF2 = ("emulated Pico not run: set TABLEMATE_PICO_UF2 to the official RPI_PICO v1.28 UF2 "
+          "(micropython.org/download/RPI_PICO/)")
+
+
 def require_node():
+    """Skip unless the emulated Pico can boot here: node, rp2040js and the user's UF2."""
     if shutil.which("node") is None or not (rp2box.RP2BOX / "node_modules" / "rp2040js").is_dir():
         pytest.skip("the emulated Pico needs node and rp2box/node_modules (make installs them)")
+    if not os.environ.get(rp2box.UF2_ENV):
+        pytest.skip(NO_UF2)
 
 
 class PicoBox:
