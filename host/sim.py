@@ -159,13 +159,14 @@ def _run_pico(args, exe, script, options):
     gets a new one of its own unless --image names one)."""
     if args.update:
         raise CliError("--update is for --board sim: on the Pico box use tablemate flash")
-    uf2 = rp2box.find_uf2(args.firmware)
     with _image(args, script, rp2box.default_image_path(), rp2box.PICO_IMAGE_FILENAME) as (image, scratch):
         with ImageLock(image):
             new = args.fresh or scratch or not image.exists()
             if args.capture is not None and not new:
                 raise CliError("--capture is written with a new image: add --fresh to start %s again (its "
                                "data goes), or set \"capture\" in the box's %s" % (image, rp2box.CONFIG_FILE))
+            # after the image's own checks, which a careless command gets first; before the image is written
+            uf2 = rp2box.find_uf2(args.firmware)
             rp2box.prepare_pico_image(exe, image, new, rp2box.config_files(args.capture))
             return _run(args, rp2box.PicoDevice(image, uf2), script, options, pico_script.run_script)
 
